@@ -1,0 +1,298 @@
+public import Foundation
+
+/// An engine's configuration read from JSON: the options and the providers, each built by the registry from its
+/// entry. Versioned and strict: unknown keys, unknown types, values of the wrong type, missing files and bad
+/// patterns are errors that name the JSON path; all of them are collected, not just the first.
+///
+/// ```json
+/// { "version": 1, "limit": 8,
+///   "sections": [ { "title": "Recent", "quota": 3 }, { "title": "Suggestions" } ],
+///   "providers": [ { "type": "static", "items": [ { "title": "Apple" } ] } ] }
+/// ```
+public struct EngineConfiguration: Sendable {
+    /// The configuration versions this build reads.
+    public static let supportedVersions = 1...1
+    /// Keys of the top-level object.
+    public static let topLevelKeys = [
+        "version", "limit", "providers", "sections", "groupSections", "tiebreak", "maxQueryLength",
+        "learnFromSelections",
+    ]
+    /// Keys every provider entry may have besides its own.
+    public static let commonProviderKeys = ["type", "id", "weight", "section"]
+
+    public var version: Int
+    public var options: EngineOptions
+    public var slots: [ProviderSlot]
+
+    public init(version: Int = 1, options: EngineOptions = EngineOptions(), slots: [ProviderSlot]) {
+        self.version = version
+        self.options = options
+        self.slots = slots
+    }
+
+    /// Reads the configuration file at `path`; relative paths inside resolve against its folder.
+    /// - Throws: ``ConfigurationErrors`` listing every problem.
+    public init(contentsOf path: String, registry: ProviderRegistry) throws(ConfigurationErrors) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw ConfigurationErrors([
+                ConfigurationError(file: path, message: exists ? "cannot be read" : "no such file")
+            ])
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        try self.init(json: [UInt8](data), file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
+    }
+
+    /// Reads the configuration file at `url`.
+    public init(contentsOf url: URL, registry: ProviderRegistry) throws(ConfigurationErrors) {
+        try self.init(contentsOf: url.path, registry: registry)
+    }
+
+    /// Reads a configuration from JSON text.
+    /// - Parameters:
+    ///   - file: the name errors start with.
+    ///   - baseDirectory: the folder relative paths resolve against.
+    public init(
+        json: String,
+        file: String? = nil,
+        baseDirectory: String = ".",
+        registry: ProviderRegistry,
+        cache: DictionaryCache = DictionaryCache()
+    ) throws(ConfigurationErrors) {
+        try self.init(json: Array(json.utf8), file: file, baseDirectory: baseDirectory, registry: registry, cache: cache)
+    }
+
+    /// Reads a configuration from JSON bytes.
+    public init(
+        json: [UInt8],
+        file: String? = nil,
+        baseDirectory: String = ".",
+        registry: ProviderRegistry,
+        cache: DictionaryCache = DictionaryCache()
+    ) throws(ConfigurationErrors) {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(json)
+        } catch {
+            throw ConfigurationErrors([
+                ConfigurationError(file: file, line: error.line, column: error.column, message: error.message)
+            ])
+        }
+        var reader = Reader(file: file, baseDirectory: baseDirectory, registry: registry, cache: cache)
+        let configuration = reader.read(document)
+        if !reader.errors.isEmpty { throw ConfigurationErrors(reader.errors) }
+        self = configuration!
+    }
+
+    /// An engine with these options and providers.
+    public func makeEngine() -> SuggestionEngine {
+        SuggestionEngine(slots: slots, options: options)
+    }
+}
+
+extension EngineConfiguration {
+    /// Reads a document, collecting every error.
+    struct Reader {
+        let file: String?
+        let baseDirectory: String
+        let registry: ProviderRegistry
+        let cache: DictionaryCache
+        var errors: [ConfigurationError] = []
+
+        mutating func fail(_ error: ConfigurationError) {
+            var error = error
+            error.file = file
+            errors.append(error)
+        }
+
+        mutating func read(_ document: JSONValue) -> EngineConfiguration? {
+            guard case .object(let root) = document else {
+                fail(.at("", "expected an object at the top level, found \(document.kindDescription)"))
+                return nil
+            }
+            for key in root.keys where !EngineConfiguration.topLevelKeys.contains(key) {
+                var message = "unknown key \"\(key)\""
+                if let nearest = NearestName.nearest(to: key, in: EngineConfiguration.topLevelKeys) {
+                    message += " — did you mean \"\(nearest)\"?"
+                }
+                fail(.at("", message))
+            }
+            var version = 1
+            if let value = root["version"] {
+                if case .number(let n) = value, let v = Int(exactly: n) {
+                    version = v
+                    if !EngineConfiguration.supportedVersions.contains(v) {
+                        fail(.at("version", "version \(v) is not supported (this build reads version 1)"))
+                    }
+                } else {
+                    fail(.at("version", "expected an integer, found \(value.kindDescription)"))
+                }
+            } else {
+                fail(.at("", "missing required key \"version\" (use 1)"))
+            }
+            var options = EngineOptions()
+            readOptions(root, into: &options)
+            var slots: [ProviderSlot] = []
+            switch root["providers"] {
+            case nil:
+                fail(.at("", "missing required key \"providers\""))
+            case .array(let entries)?:
+                var ids: Set<String> = []
+                for (index, entry) in entries.enumerated() {
+                    if let slot = readProvider(entry, index: index, ids: &ids) { slots.append(slot) }
+                }
+            case let other?:
+                fail(.at("providers", "expected an array of provider objects, found \(other.kindDescription)"))
+            }
+            return EngineConfiguration(version: version, options: options, slots: slots)
+        }
+
+        mutating func readOptions(_ root: JSONObject, into options: inout EngineOptions) {
+            if let value = root["limit"] {
+                if case .number(let n) = value, let v = Int(exactly: n), v >= 1, v <= 1000 {
+                    options.limit = v
+                } else {
+                    fail(.at("limit", "expected an integer from 1 to 1000, found \(value.kindDescription)"))
+                }
+            }
+            if let value = root["maxQueryLength"] {
+                if case .number(let n) = value, let v = Int(exactly: n), v >= 1, v <= 1 << 20 {
+                    options.maximumQueryLength = v
+                } else {
+                    fail(.at("maxQueryLength", "expected an integer from 1 to 1048576, found \(value.kindDescription)"))
+                }
+            }
+            if let value = root["groupSections"] {
+                if case .bool(let b) = value { options.groupsSections = b } else {
+                    fail(.at("groupSections", "expected true or false, found \(value.kindDescription)"))
+                }
+            }
+            if let value = root["learnFromSelections"] {
+                if case .bool(let b) = value { options.learnsFromSelections = b } else {
+                    fail(.at("learnFromSelections", "expected true or false, found \(value.kindDescription)"))
+                }
+            }
+            if let value = root["tiebreak"] {
+                if case .array(let items) = value {
+                    var rules: [EngineOptions.Tiebreak] = []
+                    let names = EngineOptions.Tiebreak.allCases.map(\.rawValue)
+                    for (i, item) in items.enumerated() {
+                        if let name = item.stringValue, let rule = EngineOptions.Tiebreak(rawValue: name) {
+                            rules.append(rule)
+                        } else {
+                            var message = "expected one of \(names.joined(separator: ", ")), found \(item.kindDescription)"
+                            if let s = item.stringValue, let nearest = NearestName.nearest(to: s, in: names) {
+                                message += " — did you mean \"\(nearest)\"?"
+                            }
+                            fail(.at("tiebreak[\(i)]", message))
+                        }
+                    }
+                    options.tiebreak = rules
+                } else {
+                    fail(.at("tiebreak", "expected an array of strings, found \(value.kindDescription)"))
+                }
+            }
+            if let value = root["sections"] {
+                guard case .array(let items) = value else {
+                    fail(.at("sections", "expected an array of {\"title\", \"quota\"} objects, found \(value.kindDescription)"))
+                    return
+                }
+                var rules: [EngineOptions.SectionRule] = []
+                for (i, item) in items.enumerated() {
+                    let path = "sections[\(i)]"
+                    guard case .object(let object) = item else {
+                        fail(.at(path, "expected an object, found \(item.kindDescription)"))
+                        continue
+                    }
+                    for key in object.keys where key != "title" && key != "quota" {
+                        var message = "unknown key \"\(key)\""
+                        if let nearest = NearestName.nearest(to: key, in: ["title", "quota"]) {
+                            message += " — did you mean \"\(nearest)\"?"
+                        }
+                        fail(.at(path, message))
+                    }
+                    guard let title = object["title"]?.stringValue, !title.isEmpty else {
+                        fail(.at(path + ".title", "expected a non-empty string, found \(object["title"]?.kindDescription ?? "nothing")"))
+                        continue
+                    }
+                    var quota: Int? = nil
+                    if let q = object["quota"] {
+                        if case .number(let n) = q, let v = Int(exactly: n), v >= 0 { quota = v } else {
+                            fail(.at(path + ".quota", "expected a non-negative integer, found \(q.kindDescription)"))
+                        }
+                    }
+                    rules.append(.init(title: title, quota: quota))
+                }
+                options.sections = rules
+            }
+        }
+
+        mutating func readProvider(_ entry: JSONValue, index: Int, ids: inout Set<String>) -> ProviderSlot? {
+            let path = "providers[\(index)]"
+            guard case .object(let object) = entry else {
+                fail(.at(path, "expected a provider object, found \(entry.kindDescription)"))
+                return nil
+            }
+            guard let typeValue = object["type"] else {
+                fail(.at(path, "missing required key \"type\" (known types: \(registry.typeNames.joined(separator: ", ")))"))
+                return nil
+            }
+            guard let type = typeValue.stringValue else {
+                fail(.at(path + ".type", "expected a string, found \(typeValue.kindDescription)"))
+                return nil
+            }
+            guard let registered = registry.entries[type] else {
+                var message = "unknown provider type \"\(type)\""
+                if let nearest = NearestName.nearest(to: type, in: registry.typeNames) {
+                    message += " — did you mean \"\(nearest)\"?"
+                }
+                message += " (known types: \(registry.typeNames.joined(separator: ", ")))"
+                fail(.at(path + ".type", message))
+                return nil
+            }
+            var id = type
+            if let value = object["id"] {
+                if let s = value.stringValue, !s.isEmpty { id = s } else {
+                    fail(.at(path + ".id", "expected a non-empty string, found \(value.kindDescription)"))
+                }
+            } else if ids.contains(type) {
+                id = "\(type)#\(index)"
+            }
+            if ids.contains(id) {
+                fail(.at(path + ".id", "id \"\(id)\" is already used by an earlier provider; ids must be unique"))
+            }
+            ids.insert(id)
+            var weight = 1.0
+            if let value = object["weight"] {
+                if case .number(let n) = value, n >= 0 { weight = n } else {
+                    fail(.at(path + ".weight", "expected a number of 0 or more, found \(value.kindDescription)"))
+                }
+            }
+            var section = registered.defaultSection
+            if let value = object["section"] {
+                if let s = value.stringValue, !s.isEmpty { section = s } else {
+                    fail(.at(path + ".section", "expected a non-empty string, found \(value.kindDescription)"))
+                }
+            }
+            let pathKeys: [any CodingKey] = [JSONKey("providers"), JSONKey(index)]
+            let decoder = JSONValueDecoder(pathPrefix: pathKeys)
+            decoder.open(object, at: pathKeys)
+            decoder.markKnown(EngineConfiguration.commonProviderKeys, at: pathKeys)
+            let context = ProviderContext(id: id, baseDirectory: baseDirectory, path: path, cache: cache)
+            do {
+                let provider = try registered.factory(entry, decoder, context)
+                for error in decoder.unknownKeys() { fail(error) }
+                return ProviderSlot(provider, weight: weight, section: section)
+            } catch let error as ConfigurationError {
+                fail(error)
+                // Report misspelt keys too: they are often the cause ("dictionry" → missing "dictionary").
+                for unknown in decoder.unknownKeys() where unknown.path == path { fail(unknown) }
+            } catch let error as ConfigurationErrors {
+                for e in error.errors { fail(e) }
+            } catch {
+                fail(.at(path, "\(error)"))
+            }
+            return nil
+        }
+    }
+}

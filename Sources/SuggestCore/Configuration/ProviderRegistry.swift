@@ -1,0 +1,150 @@
+import Foundation
+
+/// A provider that can be built from its JSON configuration entry.
+///
+/// ```swift
+/// struct Colors: ConfigurableProvider {
+///     struct Configuration: Decodable, Sendable { var names: [String] }
+///     static let typeName = "colors"
+///     let id: String
+///     let names: [String]
+///     init(configuration: Configuration, context: ProviderContext) throws {
+///         id = context.id
+///         names = configuration.names
+///     }
+///     func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
+///         for name in names { if let match = request.match(name) { output.append(match) } }
+///     }
+/// }
+/// var registry = ProviderRegistry.builtIn
+/// registry.register(Colors.self)
+/// ```
+public protocol ConfigurableProvider: SuggestionProvider {
+    /// The provider's own keys; unknown keys are errors, so read every key you accept.
+    associatedtype Configuration: Decodable & Sendable
+    /// The `"type"` that selects this provider in a configuration.
+    static var typeName: String { get }
+    /// The section its suggestions go to unless the configuration says `"section"`.
+    static var defaultSection: String? { get }
+    init(configuration: Configuration, context: ProviderContext) throws
+}
+
+extension ConfigurableProvider {
+    public static var defaultSection: String? { nil }
+}
+
+/// What a provider factory gets besides its own configuration.
+public struct ProviderContext: Sendable {
+    /// The provider's id (the entry's `"id"`, or its type).
+    public var id: String
+    /// The folder relative paths resolve against (the configuration file's folder).
+    public var baseDirectory: String
+    /// The entry's JSON path (`providers[2]`), for errors.
+    public var path: String
+    /// Dictionaries and derived indexes shared by the providers of one configuration.
+    public var cache: DictionaryCache
+
+    public init(id: String, baseDirectory: String, path: String = "", cache: DictionaryCache = DictionaryCache()) {
+        self.id = id
+        self.baseDirectory = baseDirectory
+        self.path = path
+        self.cache = cache
+    }
+
+    /// `path` resolved against ``baseDirectory`` unless it is absolute.
+    public func resolve(_ path: String) -> String {
+        if path.hasPrefix("/") || baseDirectory.isEmpty { return path }
+        if path.hasPrefix("~/"), let home = ProcessEnvironment.home { return home + String(path.dropFirst(1)) }
+        return baseDirectory.hasSuffix("/") ? baseDirectory + path : baseDirectory + "/" + path
+    }
+
+    /// Loads (once per configuration) the dictionary a provider's `"dictionary"` key names.
+    /// - Parameter key: the key's name, for the error's JSON path.
+    /// - Throws: ``ConfigurationError`` at `providers[i].dictionary` carrying the loader's `file:line` message.
+    public func dictionary(_ source: DictionarySource, key: String = "dictionary") throws -> WeightedDictionary {
+        do {
+            return try cache.dictionary(atPath: resolve(source.path), lenient: source.lenient)
+        } catch {
+            throw ConfigurationError(path: JSONPath.join(path, key), message: error.description)
+        }
+    }
+
+    /// An error at `relativePath` inside this provider's entry.
+    public func error(at relativePath: String, _ message: String) -> ConfigurationError {
+        ConfigurationError(path: JSONPath.join(path, relativePath), message: message)
+    }
+}
+
+enum ProcessEnvironment {
+    static var home: String? { ProcessInfo.processInfo.environment["HOME"] }
+}
+
+/// A dictionary named in a configuration: `"words.tsv"` or `{ "path": "words.tsv", "lenient": true }`.
+public struct DictionarySource: Decodable, Hashable, Sendable {
+    public var path: String
+    /// Skip bad lines (counting them) instead of failing.
+    public var lenient: Bool
+
+    public init(path: String, lenient: Bool = false) {
+        self.path = path
+        self.lenient = lenient
+    }
+
+    private enum CodingKeys: String, CodingKey { case path, lenient }
+
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let path = try? single.decode(String.self) {
+            self.init(path: path)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            path: try c.decode(String.self, forKey: .path),
+            lenient: try c.decodeIfPresent(Bool.self, forKey: .lenient) ?? false
+        )
+    }
+}
+
+/// The provider types a configuration may name, by their `"type"`. A value: copy ``builtIn`` (in the `Suggest`
+/// module) or ``core`` and ``register(_:)`` your own types; there is no global registry.
+public struct ProviderRegistry: Sendable {
+    /// Builds a provider from its entry; `decoder` decodes the entry with strict key checking.
+    public typealias Factory =
+        @Sendable (_ entry: JSONValue, _ decoder: JSONValueDecoder, _ context: ProviderContext) throws -> any SuggestionProvider
+
+    struct Entry: Sendable {
+        var factory: Factory
+        var defaultSection: String?
+    }
+
+    var entries: [String: Entry] = [:]
+    /// Type names in registration order.
+    public private(set) var typeNames: [String] = []
+
+    /// An empty registry.
+    public init() {}
+
+    /// The providers that live in SuggestCore: `static`.
+    public static var core: ProviderRegistry {
+        var registry = ProviderRegistry()
+        registry.register(StaticProvider.self)
+        return registry
+    }
+
+    /// Registers (or replaces) a configurable provider type under its ``ConfigurableProvider/typeName``.
+    public mutating func register<P: ConfigurableProvider>(_ type: P.Type) {
+        register(P.typeName, defaultSection: P.defaultSection) { entry, decoder, context in
+            let configuration = try decoder.decode(P.Configuration.self, from: entry)
+            return try P(configuration: configuration, context: context)
+        }
+    }
+
+    /// Registers (or replaces) a factory for `typeName`.
+    public mutating func register(_ typeName: String, defaultSection: String? = nil, factory: @escaping Factory) {
+        if entries[typeName] == nil { typeNames.append(typeName) }
+        entries[typeName] = Entry(factory: factory, defaultSection: defaultSection)
+    }
+
+    /// Whether `typeName` is registered.
+    public func contains(_ typeName: String) -> Bool { entries[typeName] != nil }
+}

@@ -1,0 +1,106 @@
+/// A weighted word list loaded from TSV (`text<TAB>weight[<TAB>scope]`): flat arrays, no object per entry.
+///
+/// Entries keep their file order. Texts are stored as one UTF-8 buffer with offsets; 14 bytes per entry beyond the
+/// text (offset, weight, scope). Several providers naming the same file share one instance (``DictionaryCache``).
+public struct WeightedDictionary: Sendable {
+    /// Where it came from (a path, or a name for in-memory dictionaries).
+    public let source: String
+    /// All texts' UTF-8 bytes, back to back.
+    public let textBytes: [UInt8]
+    /// Entry i's text is `textBytes[textOffsets[i]..<textOffsets[i + 1]]`.
+    public let textOffsets: [UInt32]
+    public let weights: [Double]
+    /// Index into ``scopeNames`` plus one; 0 means no scope.
+    public let scopeIndices: [UInt16]
+    public let scopeNames: [String]
+    /// Lines skipped in lenient mode.
+    public let skippedLines: Int
+
+    public var count: Int { weights.count }
+    public var isEmpty: Bool { weights.isEmpty }
+
+    /// Entry `index`'s text.
+    public func text(at index: Int) -> String {
+        let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
+        return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// Entry `index`'s UTF-8 byte range in ``textBytes``.
+    public func textRange(at index: Int) -> Range<Int> { Int(textOffsets[index])..<Int(textOffsets[index + 1]) }
+
+    public func weight(at index: Int) -> Double { weights[index] }
+
+    /// Entry `index`'s scope, if it has one.
+    public func scope(at index: Int) -> String? {
+        let s = Int(scopeIndices[index])
+        return s == 0 ? nil : scopeNames[s - 1]
+    }
+
+    /// A dictionary from entries in memory (for tests and apps that build their word list in code).
+    public init(source: String = "memory", entries: [(text: String, weight: Double, scope: String?)]) {
+        var builder = Builder()
+        for entry in entries { builder.append(entry.text, weight: entry.weight, scope: entry.scope) }
+        self = builder.build(source: source, skippedLines: 0)
+    }
+
+    init(
+        source: String,
+        textBytes: [UInt8],
+        textOffsets: [UInt32],
+        weights: [Double],
+        scopeIndices: [UInt16],
+        scopeNames: [String],
+        skippedLines: Int
+    ) {
+        self.source = source
+        self.textBytes = textBytes
+        self.textOffsets = textOffsets
+        self.weights = weights
+        self.scopeIndices = scopeIndices
+        self.scopeNames = scopeNames
+        self.skippedLines = skippedLines
+    }
+
+    struct Builder {
+        var textBytes: [UInt8] = []
+        var textOffsets: [UInt32] = [0]
+        var weights: [Double] = []
+        var scopeIndices: [UInt16] = []
+        var scopeNames: [String] = []
+        var scopeLookup: [String: UInt16] = [:]
+
+        mutating func append(_ text: String, weight: Double, scope: String?) {
+            textBytes.append(contentsOf: text.utf8)
+            appendEntry(weight: weight, scope: scope)
+        }
+
+        mutating func appendEntry(weight: Double, scope: String?) {
+            textOffsets.append(UInt32(textBytes.count))
+            weights.append(weight)
+            if let scope {
+                if let index = scopeLookup[scope] {
+                    scopeIndices.append(index)
+                } else {
+                    scopeNames.append(scope)
+                    let index = UInt16(scopeNames.count)
+                    scopeLookup[scope] = index
+                    scopeIndices.append(index)
+                }
+            } else {
+                scopeIndices.append(0)
+            }
+        }
+
+        func build(source: String, skippedLines: Int) -> WeightedDictionary {
+            WeightedDictionary(
+                source: source,
+                textBytes: textBytes,
+                textOffsets: textOffsets,
+                weights: weights,
+                scopeIndices: scopeIndices,
+                scopeNames: scopeNames,
+                skippedLines: skippedLines
+            )
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Synchronization
+
+/// Merges and ranks the suggestions of its providers, once per keystroke.
+///
+/// One keystroke: token extraction (providers may move text into tokens), then the query is prepared once
+/// (folded, split in words, cut to ``EngineOptions/maximumQueryLength``), every synchronous provider suggests,
+/// the candidates are merged (one suggestion per completion, keeping every provider that offered it), ranked in
+/// tiers (exact > prefix > word-prefix > contains > subsequence > one typo > two typos; inside a tier weight ×
+/// popularity × selection history; then the tiebreaks), and shaped into sections with quotas and the limit.
+/// A provider that throws is reported in the diagnostics; the keystroke goes on without it.
+///
+/// The engine is `Sendable` and may be shared; per-field state lives in a ``TypingSession``.
+public final class SuggestionEngine: Sendable {
+    /// The section of suggestions whose provider names none.
+    public static let defaultSection = "Suggestions"
+    /// The default maximum query length in UTF-8 bytes.
+    public static let defaultMaximumQueryLength = 1_024
+
+    public let slots: [ProviderSlot]
+    public let options: EngineOptions
+    /// Times each completion was selected (merge key → count).
+    let selections = Mutex<[MergeKey: Int]>([:])
+
+    public init(slots: [ProviderSlot], options: EngineOptions = EngineOptions()) {
+        self.slots = slots
+        self.options = options
+    }
+
+    public convenience init(providers: [any SuggestionProvider], options: EngineOptions = EngineOptions()) {
+        self.init(slots: providers.map { ProviderSlot($0) }, options: options)
+    }
+
+    /// The providers, in configuration order.
+    public var providers: [any SuggestionProvider] { slots.map(\.provider) }
+
+    /// Answers one keystroke with the synchronous providers (asynchronous ones are reported as skipped; use
+    /// ``suggestions(for:session:)-async`` or ``results(for:)`` to include them).
+    /// - Complexity: the providers' work plus O(c log c) for c candidates.
+    public func suggestions(for query: SearchQuery, session: inout TypingSession) -> SuggestionResult {
+        let start = ContinuousClock.now
+        session.generation &+= 1
+        var work = begin(query, session: session)
+        for (index, slot) in slots.enumerated() {
+            switch slot.provider.execution {
+            case .synchronous:
+                runSynchronous(index, slot, &work, &session)
+            case .asynchronous:
+                work.reports[index] = .init(
+                    provider: slot.provider.id,
+                    micros: 0,
+                    outcome: .cancelled(reason: "asynchronous provider skipped by the synchronous call")
+                )
+            }
+        }
+        return finish(work, generation: session.generation, since: start)
+    }
+
+    /// Answers one keystroke on a fresh typing session.
+    public func suggestions(for query: SearchQuery) -> SuggestionResult {
+        var session = TypingSession()
+        return suggestions(for: query, session: &session)
+    }
+
+    /// Answers one keystroke for `text` on a fresh typing session.
+    public func suggestions(for text: String) -> SuggestionResult {
+        suggestions(for: SearchQuery(text: text))
+    }
+
+    /// Records a submitted search: runs token extraction as on return (a rule match at the end of the text becomes a
+    /// token), tells every provider, and returns the query as submitted (with its tokens).
+    @discardableResult
+    public func submit(_ query: SearchQuery) -> SearchQuery {
+        var submitted = query
+        for slot in slots {
+            if let extraction = try? slot.provider.extractTokens(from: submitted, submitting: true) {
+                submitted.tokens = extraction.tokens
+                submitted.text = extraction.remainingText
+            }
+        }
+        for slot in slots { slot.provider.didSubmit(submitted) }
+        return submitted
+    }
+
+    /// Records that the person chose `suggestion` while `query` was typed: it ranks higher inside its tier from now
+    /// on (if ``EngineOptions/learnsFromSelections``), and every provider hears of it.
+    public func select(_ suggestion: Suggestion, for query: SearchQuery) {
+        if options.learnsFromSelections {
+            let key = MergeKey(suggestion.completion)
+            selections.withLock { $0[key, default: 0] += 1 }
+        }
+        for slot in slots { slot.provider.didSelect(suggestion, for: query) }
+    }
+
+    // MARK: The parts of a keystroke
+
+    /// The state of one keystroke between its steps.
+    struct Work: Sendable {
+        var prepared: PreparedQuery
+        var suggestedTokens: [SearchToken]
+        var outputs: [[SuggestionCandidate]]
+        var reports: [SuggestionResult.Diagnostics.ProviderReport?]
+        var notes: [String]
+    }
+
+    /// Steps 1–2: token extraction and query preparation.
+    func begin(_ query: SearchQuery, session: TypingSession) -> Work {
+        var query = query
+        var suggestedTokens: [SearchToken] = []
+        var reports = [SuggestionResult.Diagnostics.ProviderReport?](repeating: nil, count: slots.count)
+        var notes: [String] = []
+        if query.text.utf8.count > options.maximumQueryLength {
+            notes.append(
+                "query text truncated from \(query.text.utf8.count) to \(options.maximumQueryLength) UTF-8 bytes"
+            )
+            query.text = PreparedQuery.truncate(query.text, toUTF8Length: options.maximumQueryLength)
+        }
+        for (index, slot) in slots.enumerated() {
+            do {
+                if let extraction = try slot.provider.extractTokens(from: query, submitting: false) {
+                    query.tokens = extraction.tokens
+                    query.text = extraction.remainingText
+                    for token in extraction.suggestedTokens
+                    where !query.tokens.contains(token) && !suggestedTokens.contains(token) {
+                        suggestedTokens.append(token)
+                    }
+                }
+            } catch {
+                reports[index] = .init(
+                    provider: slot.provider.id,
+                    micros: 0,
+                    outcome: .failed(message: "token extraction: \(error)")
+                )
+            }
+        }
+        let prepared = PreparedQuery(query, maximumLength: options.maximumQueryLength)
+        return Work(
+            prepared: prepared,
+            suggestedTokens: suggestedTokens,
+            outputs: Array(repeating: [], count: slots.count),
+            reports: reports,
+            notes: notes
+        )
+    }
+
+    /// Step 3 for one synchronous provider.
+    func runSynchronous(_ index: Int, _ slot: ProviderSlot, _ work: inout Work, _ session: inout TypingSession) {
+        if let report = work.reports[index], case .failed = report.outcome { return }
+        let request = SuggestionRequest(
+            query: work.prepared,
+            limit: options.limit,
+            previousState: session.states[index],
+            generation: session.generation
+        )
+        var output = ProviderOutput()
+        let t0 = ContinuousClock.now
+        do {
+            try slot.provider.suggest(request, into: &output)
+            let micros = Self.micros(since: t0)
+            session.states[index] = output.state
+            work.reports[index] = .init(
+                provider: slot.provider.id,
+                micros: micros,
+                outcome: .answered(count: output.candidates.count)
+            )
+            work.outputs[index] = output.candidates
+        } catch {
+            work.reports[index] = .init(
+                provider: slot.provider.id,
+                micros: Self.micros(since: t0),
+                outcome: .failed(message: "\(error)")
+            )
+        }
+    }
+
+    /// Steps 4–7: merge, rank, shape, result.
+    func finish(_ work: Work, generation: UInt64, since start: ContinuousClock.Instant) -> SuggestionResult {
+        let selectionCounts = options.learnsFromSelections ? selections.withLock { $0 } : [:]
+        let ranked = rank(merge(work.outputs, selectionCounts: selectionCounts))
+        let sections = shape(ranked)
+        var notes = work.notes
+        if work.prepared.wasTruncated && notes.isEmpty {
+            notes.append("query text truncated to \(options.maximumQueryLength) UTF-8 bytes")
+        }
+        var result = SuggestionResult(
+            generation: generation,
+            sections: sections,
+            tokens: work.prepared.query.tokens,
+            remainingText: work.prepared.query.text,
+            suggestedTokens: work.suggestedTokens,
+            commonCompletion: Self.commonCompletion(of: sections, for: work.prepared),
+            diagnostics: .init(providers: work.reports.compactMap { $0 }, notes: notes)
+        )
+        result.diagnostics.micros = Self.micros(since: start)
+        return result
+    }
+
+    static func micros(since start: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - start
+        let (seconds, attoseconds) = d.components
+        return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
+    }
+}

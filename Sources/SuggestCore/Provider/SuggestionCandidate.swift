@@ -1,0 +1,38 @@
+/// What a provider offers for one keystroke: a possible suggestion with its match facts. The engine merges
+/// candidates from every provider into ``Suggestion``s and ranks them.
+public struct SuggestionCandidate: Hashable, Sendable {
+    public var title: String
+    public var subtitle: String?
+    public var completion: Suggestion.Completion
+    /// UTF-8 offset ranges in ``title`` that matched.
+    public var matchedRanges: [Range<Int>]
+    public var tier: MatchTier
+    public var typos: Int
+    /// How popular the completion is (a dictionary weight, a frecency); ranks candidates inside a tier.
+    public var popularity: Double
+    public var systemImage: String?
+    /// Overrides the provider's configured section for this candidate.
+    public var section: String?
+
+    public init(
+        title: String,
+        subtitle: String? = nil,
+        completion: Suggestion.Completion? = nil,
+        matchedRanges: [Range<Int>] = [],
+        tier: MatchTier,
+        typos: Int = 0,
+        popularity: Double = 1,
+        systemImage: String? = nil,
+        section: String? = nil
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.completion = completion ?? .text(title)
+        self.matchedRanges = matchedRanges
+        self.tier = tier
+        self.typos = typos
+        self.popularity = popularity
+        self.systemImage = systemImage
+        self.section = section
+    }
+}

@@ -1,0 +1,144 @@
+/// A source of suggestions: a dictionary, recent searches, a token extractor, a remote service, or your own.
+///
+/// A provider is `Sendable` and answers on the caller's thread when it is local (``execution`` is
+/// `.synchronous`, the default): implement ``suggest(_:into:)``. A remote provider says
+/// `.asynchronous(deadline:)` and implements ``suggestions(for:)``; the engine runs it with that deadline and
+/// shows its late answer as an update of the same keystroke, never of a later one.
+///
+/// The smallest provider:
+/// ```swift
+/// struct Colors: SuggestionProvider {
+///     let id = "colors"
+///     func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
+///         for color in ["Red", "Green", "Blue"] {
+///             if let match = request.match(color) { output.append(match) }
+///         }
+///     }
+/// }
+/// ```
+public protocol SuggestionProvider: Sendable {
+    /// A readable, unique name ("history", "prefix"); diagnostics and `--explain` show it.
+    var id: String { get }
+
+    /// Where the provider runs. Default: `.synchronous`.
+    var execution: ProviderExecution { get }
+
+    /// Offers candidates for one keystroke (the synchronous path). Append to `output.candidates`; set
+    /// `output.state` to keep something for the next keystroke of the same typing session.
+    /// - Throws: any error; the keystroke goes on without this provider and reports the error in diagnostics.
+    func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws
+
+    /// Offers candidates for one keystroke (the asynchronous path). The default calls ``suggest(_:into:)``.
+    func suggestions(for request: SuggestionRequest) async throws -> ProviderOutput
+
+    /// Turns typed text into tokens before any provider suggests (step 2 of a keystroke). Return nil when
+    /// nothing changes. `submitting` is true when the person pressed return.
+    func extractTokens(from query: SearchQuery, submitting: Bool) throws -> TokenExtraction?
+
+    /// A search was submitted: learn from it.
+    func didSubmit(_ query: SearchQuery)
+
+    /// The person chose `suggestion` while `query` was typed.
+    func didSelect(_ suggestion: Suggestion, for query: SearchQuery)
+}
+
+/// Where a provider runs.
+public enum ProviderExecution: Hashable, Sendable {
+    /// On the caller's thread, inside the keystroke.
+    case synchronous
+    /// In a task, with a deadline; answers come as updates of the keystroke's result.
+    case asynchronous(deadline: Duration)
+}
+
+extension SuggestionProvider {
+    public var execution: ProviderExecution { .synchronous }
+
+    public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {}
+
+    public func suggestions(for request: SuggestionRequest) async throws -> ProviderOutput {
+        var output = ProviderOutput()
+        try suggest(request, into: &output)
+        return output
+    }
+
+    public func extractTokens(from query: SearchQuery, submitting: Bool) throws -> TokenExtraction? { nil }
+    public func didSubmit(_ query: SearchQuery) {}
+    public func didSelect(_ suggestion: Suggestion, for query: SearchQuery) {}
+}
+
+/// Everything a provider gets for one keystroke.
+public struct SuggestionRequest: Sendable {
+    /// The prepared query (text after token extraction, folded, split in words).
+    public let query: PreparedQuery
+    /// How many suggestions the engine will show; a provider should offer at most this many of each tier.
+    public let limit: Int
+    /// What this provider kept from the previous keystroke of this typing session (`output.state`), if any.
+    public let previousState: (any Sendable)?
+    /// The keystroke's generation.
+    public let generation: UInt64
+
+    public init(query: PreparedQuery, limit: Int, previousState: (any Sendable)? = nil, generation: UInt64 = 0) {
+        self.query = query
+        self.limit = limit
+        self.previousState = previousState
+        self.generation = generation
+    }
+
+    /// The scope selected in the query.
+    public var scope: SearchScope? { query.query.scope }
+    /// The tokens in force.
+    public var tokens: [SearchToken] { query.query.tokens }
+
+    /// Matches `title` against the typed text by the engine's standard rules (exact, prefix, word-prefix) and
+    /// returns a candidate with matched ranges, or nil. An empty query matches nothing. For providers with a
+    /// few hundred items; index-backed providers do their own matching.
+    public func match(
+        _ title: String,
+        completion: Suggestion.Completion? = nil,
+        popularity: Double = 1,
+        subtitle: String? = nil,
+        systemImage: String? = nil
+    ) -> SuggestionCandidate? {
+        let text = NormalizedText(title)
+        guard let (tier, ranges) = TextMatcher.match(query, in: text) else { return nil }
+        return SuggestionCandidate(
+            title: title,
+            subtitle: subtitle,
+            completion: completion,
+            matchedRanges: ranges,
+            tier: tier,
+            popularity: popularity,
+            systemImage: systemImage
+        )
+    }
+}
+
+/// What a provider answers for one keystroke.
+public struct ProviderOutput: Sendable {
+    public var candidates: [SuggestionCandidate]
+    /// Kept for this provider's next keystroke in the same typing session (``SuggestionRequest/previousState``).
+    public var state: (any Sendable)?
+
+    public init(candidates: [SuggestionCandidate] = [], state: (any Sendable)? = nil) {
+        self.candidates = candidates
+        self.state = state
+    }
+
+    public mutating func append(_ candidate: SuggestionCandidate) { candidates.append(candidate) }
+}
+
+/// Text turned into tokens by a provider (step 2 of a keystroke).
+public struct TokenExtraction: Hashable, Sendable {
+    /// All tokens in force afterwards (the query's own first).
+    public var tokens: [SearchToken]
+    /// The text left in the field.
+    public var remainingText: String
+    /// Tokens to offer for a partly typed one.
+    public var suggestedTokens: [SearchToken]
+
+    public init(tokens: [SearchToken], remainingText: String, suggestedTokens: [SearchToken] = []) {
+        self.tokens = tokens
+        self.remainingText = remainingText
+        self.suggestedTokens = suggestedTokens
+    }
+}

@@ -1,0 +1,149 @@
+/// A fixed list of suggestions (`"type": "static"`), like the "Apple, Pear, Banana" of a SwiftUI sample: matched
+/// by prefix and word-prefix of the folded title, optionally shown on an empty field.
+///
+/// ```json
+/// { "type": "static", "showWhenEmpty": 3,
+///   "items": [ { "title": "Apple", "completion": "apple", "systemImage": "leaf" },
+///              { "title": "Chicken", "token": { "kind": "ingredient", "value": "Chicken" } } ] }
+/// ```
+public struct StaticProvider: ConfigurableProvider {
+    /// One item of the list.
+    public struct Item: Decodable, Hashable, Sendable {
+        public var title: String
+        public var completion: Suggestion.Completion
+        public var subtitle: String?
+        public var systemImage: String?
+        /// Ranks items inside a tier (default 1).
+        public var popularity: Double
+
+        public init(
+            title: String,
+            completion: Suggestion.Completion? = nil,
+            subtitle: String? = nil,
+            systemImage: String? = nil,
+            popularity: Double = 1
+        ) {
+            self.title = title
+            self.completion = completion ?? .text(title)
+            self.subtitle = subtitle
+            self.systemImage = systemImage
+            self.popularity = popularity
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case title, completion, token, subtitle, systemImage, popularity
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let title = try c.decode(String.self, forKey: .title)
+            if title.isEmpty {
+                throw ConfigurationError(
+                    path: JSONPath.string(c.codingPath + [CodingKeys.title]),
+                    message: "an item's title must not be empty"
+                )
+            }
+            let text = try c.decodeIfPresent(String.self, forKey: .completion)
+            let token = try c.decodeIfPresent(SearchToken.self, forKey: .token)
+            if text != nil && token != nil {
+                throw ConfigurationError(
+                    path: JSONPath.string(c.codingPath),
+                    message: "give either \"completion\" or \"token\", not both"
+                )
+            }
+            let popularity = try c.decodeIfPresent(Double.self, forKey: .popularity) ?? 1
+            if popularity < 0 {
+                throw ConfigurationError(
+                    path: JSONPath.string(c.codingPath + [CodingKeys.popularity]),
+                    message: "expected a number of 0 or more, found \(popularity)"
+                )
+            }
+            self.init(
+                title: title,
+                completion: token.map { .token($0) } ?? text.map { .text($0) },
+                subtitle: try c.decodeIfPresent(String.self, forKey: .subtitle),
+                systemImage: try c.decodeIfPresent(String.self, forKey: .systemImage),
+                popularity: popularity
+            )
+        }
+    }
+
+    public struct Configuration: Decodable, Sendable {
+        public var items: [Item]
+        /// How many items (from the top of the list) to show on an empty field: none by default.
+        public var showWhenEmpty: Int
+
+        public init(items: [Item], showWhenEmpty: Int = 0) {
+            self.items = items
+            self.showWhenEmpty = showWhenEmpty
+        }
+
+        private enum CodingKeys: String, CodingKey { case items, showWhenEmpty }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            items = try c.decode([Item].self, forKey: .items)
+            switch try c.decodeIfPresent(JSONValue.self, forKey: .showWhenEmpty) {
+            case nil, .bool(false)?: showWhenEmpty = 0
+            case .bool(true)?: showWhenEmpty = Int.max
+            case .number(let n)? where n >= 0 && n == n.rounded(): showWhenEmpty = Int(n)
+            case let other?:
+                throw ConfigurationError(
+                    path: JSONPath.string(c.codingPath + [CodingKeys.showWhenEmpty]),
+                    message: "expected true, false or a number of items, found \(other.kindDescription)"
+                )
+            }
+        }
+    }
+
+    public static let typeName = "static"
+
+    public let id: String
+    public let items: [Item]
+    public let showWhenEmpty: Int
+    /// Folded titles, prepared once.
+    let texts: [NormalizedText]
+
+    public init(id: String = "static", items: [Item], showWhenEmpty: Int = 0) {
+        self.id = id
+        self.items = items
+        self.showWhenEmpty = showWhenEmpty
+        self.texts = items.map { NormalizedText($0.title) }
+    }
+
+    public init(configuration: Configuration, context: ProviderContext) throws {
+        self.init(id: context.id, items: configuration.items, showWhenEmpty: configuration.showWhenEmpty)
+    }
+
+    public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
+        if request.query.isEmpty {
+            guard request.query.query.text.isEmpty else { return }
+            for item in items.prefix(min(showWhenEmpty, request.limit)) where !isChosen(item, request) {
+                output.append(candidate(item, tier: .unfiltered, ranges: []))
+            }
+            return
+        }
+        for (index, item) in items.enumerated() where !isChosen(item, request) {
+            guard let (tier, ranges) = TextMatcher.match(request.query, in: texts[index]) else { continue }
+            output.append(candidate(item, tier: tier, ranges: ranges))
+        }
+    }
+
+    /// A token item already in the query is not offered again.
+    func isChosen(_ item: Item, _ request: SuggestionRequest) -> Bool {
+        if case .token(let token) = item.completion { return request.tokens.contains(token) }
+        return false
+    }
+
+    func candidate(_ item: Item, tier: MatchTier, ranges: [Range<Int>]) -> SuggestionCandidate {
+        SuggestionCandidate(
+            title: item.title,
+            subtitle: item.subtitle,
+            completion: item.completion,
+            matchedRanges: ranges,
+            tier: tier,
+            popularity: item.popularity,
+            systemImage: item.systemImage
+        )
+    }
+}

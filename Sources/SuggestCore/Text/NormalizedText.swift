@@ -1,0 +1,81 @@
+/// A text with its folded UTF-8 bytes, the map from folded bytes back to the original's UTF-8 offsets, and the
+/// folded positions where words start (after separators and at camelCase humps).
+///
+/// Providers build one per entry they keep in memory (or per result they return) to report matched ranges in the
+/// original text's coordinates.
+public struct NormalizedText: Sendable, Hashable {
+    /// The original text.
+    public let original: String
+    /// The folded UTF-8 bytes (see ``TextNormalizer``).
+    public let bytes: [UInt8]
+    /// For each folded byte, the UTF-8 offset in ``original`` of the scalar it came from; one extra element,
+    /// the original's UTF-8 length, closes the array.
+    public let originalOffsets: [Int32]
+    /// Folded byte positions where a word starts: position 0, after a separator, and at a camelCase hump
+    /// ("Framework" in "djangoRestFramework").
+    public let wordStarts: [Int32]
+
+    public init(_ text: String) {
+        original = text
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var offsets: [Int32]? = []
+        offsets!.reserveCapacity(text.utf8.count + 1)
+        var copy = text
+        copy.withUTF8 { buffer in
+            TextNormalizer.foldScalars(buffer, from: 0, into: &bytes, offsets: &offsets)
+        }
+        offsets!.append(Int32(text.utf8.count))
+        self.bytes = bytes
+        self.originalOffsets = offsets!
+        self.wordStarts = Self.findWordStarts(original: text, bytes: bytes, offsets: offsets!)
+    }
+
+    /// The range in ``original``'s UTF-8 offsets that the folded byte range `range` came from.
+    public func originalRange(of range: Range<Int>) -> Range<Int> {
+        guard !range.isEmpty else {
+            let at = Int(originalOffsets[min(range.lowerBound, originalOffsets.count - 1)])
+            return at..<at
+        }
+        let lower = Int(originalOffsets[range.lowerBound])
+        let last = originalOffsets[range.upperBound - 1]
+        var j = range.upperBound
+        while j < bytes.count && originalOffsets[j] == last { j += 1 }
+        return lower..<Int(originalOffsets[j])
+    }
+
+    /// Whether a word starts at folded position `position`.
+    public func isWordStart(_ position: Int) -> Bool {
+        wordStarts.contains(Int32(position))
+    }
+
+    static func findWordStarts(original: String, bytes: [UInt8], offsets: [Int32]) -> [Int32] {
+        var starts: [Int32] = []
+        // Scalars of the original that are uppercase after a lowercase letter start a camelCase hump.
+        var humps = Set<Int32>()
+        var previousWasLower = false
+        var offset: Int32 = 0
+        for scalar in original.unicodeScalars {
+            let p = scalar.properties
+            if p.isUppercase && previousWasLower { humps.insert(offset) }
+            previousWasLower = p.isLowercase
+            offset += Int32(UTF8.width(scalar))
+        }
+        var previousSeparator = true
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let isContinuation = b & 0xC0 == 0x80
+            if !isContinuation {
+                let sep = TextNormalizer.isSeparator(b)
+                if !sep && (previousSeparator || (humps.contains(offsets[i]) && (i == 0 || offsets[i - 1] != offsets[i])))
+                {
+                    starts.append(Int32(i))
+                }
+                previousSeparator = sep
+            }
+            i += 1
+        }
+        return starts
+    }
+}

@@ -1,0 +1,115 @@
+/// Folds text for matching: case, diacritics and width ("Café" → "cafe", "STRASSE" and "straße" → "strasse",
+/// "Ｆｕｌｌ" → "full"), every kind of whitespace to a plain space. Output is UTF-8 bytes; results always keep
+/// the original text, the folded bytes are only compared.
+///
+/// ASCII takes a table lookup per byte; other scalars a dictionary lookup. No Foundation on this path.
+public enum TextNormalizer: Sendable {
+    /// Appends the folded UTF-8 bytes of `text` to `output`.
+    /// - Complexity: O(n) in the UTF-8 length of `text`.
+    public static func normalize(_ text: String, into output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            // ASCII fast path: fold byte by byte until the first non-ASCII byte.
+            var i = 0
+            while i < bytes.count, bytes[i] < 0x80 {
+                output.append(asciiFold[Int(bytes[i])])
+                i += 1
+            }
+            if i == bytes.count { return }
+            var offsets: [Int32]? = nil
+            foldScalars(bytes, from: i, into: &output, offsets: &offsets)
+        }
+    }
+
+    /// The folded UTF-8 bytes of `text`.
+    public static func normalized(_ text: String) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        normalize(text, into: &output)
+        return output
+    }
+
+    /// The folded form of `text` as a `String` (for keys, display in diagnostics and tests).
+    public static func normalizedString(_ text: String) -> String {
+        String(decoding: normalized(text), as: UTF8.self)
+    }
+
+    /// Whether a folded byte separates words: whitespace and ASCII punctuation (`-`, `_`, `.`, `/`, …).
+    @inline(__always)
+    public static func isSeparator(_ byte: UInt8) -> Bool { separatorTable[Int(byte)] }
+
+    // MARK: Internals
+
+    /// Folds the scalars of `bytes` from offset `start`, appending output bytes; if `offsets` is non-nil, appends
+    /// for every output byte the UTF-8 offset in `bytes` of the scalar it came from.
+    static func foldScalars(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        into output: inout [UInt8],
+        offsets: inout [Int32]?
+    ) {
+        var i = start
+        let table = FoldTable.table
+        while i < bytes.count {
+            let b0 = bytes[i]
+            if b0 < 0x80 {
+                output.append(asciiFold[Int(b0)])
+                offsets?.append(Int32(i))
+                i += 1
+                continue
+            }
+            let (scalarValue, length) = decodeScalar(bytes, at: i)
+            if let folded = table[scalarValue] {
+                output.append(contentsOf: folded)
+                if offsets != nil { for _ in folded { offsets!.append(Int32(i)) } }
+            } else if let scalar = Unicode.Scalar(scalarValue) {
+                let properties = scalar.properties
+                if properties.generalCategory == .nonspacingMark {
+                    // A combining accent typed or stored decomposed: drop it, like the precomposed form.
+                } else if properties.isWhitespace {
+                    output.append(0x20)
+                    offsets?.append(Int32(i))
+                } else if properties.changesWhenLowercased {
+                    let before = output.count
+                    output.append(contentsOf: properties.lowercaseMapping.utf8)
+                    if offsets != nil { for _ in before..<output.count { offsets!.append(Int32(i)) } }
+                } else {
+                    for k in 0..<length { output.append(bytes[i + k]) }
+                    if offsets != nil { for _ in 0..<length { offsets!.append(Int32(i)) } }
+                }
+            }
+            i += length
+        }
+    }
+
+    @inline(__always)
+    static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (UInt32, Int) {
+        let b0 = UInt32(bytes[i])
+        if b0 < 0xE0 {
+            return (((b0 & 0x1F) << 6) | (UInt32(bytes[i + 1]) & 0x3F), 2)
+        } else if b0 < 0xF0 {
+            return (((b0 & 0x0F) << 12) | ((UInt32(bytes[i + 1]) & 0x3F) << 6) | (UInt32(bytes[i + 2]) & 0x3F), 3)
+        } else {
+            let v =
+                ((b0 & 0x07) << 18) | ((UInt32(bytes[i + 1]) & 0x3F) << 12)
+                | ((UInt32(bytes[i + 2]) & 0x3F) << 6) | (UInt32(bytes[i + 3]) & 0x3F)
+            return (v, 4)
+        }
+    }
+
+    static let asciiFold: [UInt8] = (0..<128).map { b in
+        if b >= 0x41 && b <= 0x5A { return UInt8(b + 0x20) }
+        if b == 0x09 || b == 0x0A || b == 0x0B || b == 0x0C || b == 0x0D { return 0x20 }
+        return UInt8(b)
+    }
+
+    static let separatorTable: [Bool] = (0..<256).map { b in
+        if b == 0x20 { return true }
+        if b < 0x20 || b == 0x7F { return true }
+        if b >= 0x80 { return false }
+        let c = Character(Unicode.Scalar(UInt8(b)))
+        // Punctuation separates words; letters and digits don't. `'` keeps "don't" one word.
+        if c.isLetter || c.isNumber || c == "'" { return false }
+        return true
+    }
+}

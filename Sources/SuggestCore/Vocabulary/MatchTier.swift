@@ -1,0 +1,38 @@
+/// How a suggestion matches the typed text. Suggestions are ranked by tier first, never by adding up scores:
+/// an exact match beats every prefix match, a prefix match beats every word-prefix match, and so on.
+public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// The whole (normalized) text equals the query.
+    case exact = 0
+    /// The text starts with the query (earlier query words matched whole words, the last one as a prefix).
+    case prefix = 1
+    /// The query matches at the start of a later word inside the text ("york" → "New York").
+    case wordPrefix = 2
+    /// The query occurs inside the text, not at a word start.
+    case contains = 3
+    /// The query's characters occur in order (an abbreviation: "gthb" → "github").
+    case subsequence = 4
+    /// A prefix or whole-word match with one typo.
+    case oneTypo = 5
+    /// A prefix or whole-word match with two typos.
+    case twoTypos = 6
+    /// Shown without any text typed (recent searches on an empty field, a static list's defaults).
+    case unfiltered = 7
+
+    public static func < (lhs: MatchTier, rhs: MatchTier) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The tier for a typo match with `typos` edits (1 or more).
+    public static func typos(_ count: Int) -> MatchTier { count <= 1 ? .oneTypo : .twoTypos }
+
+    public var description: String {
+        switch self {
+        case .exact: "exact"
+        case .prefix: "prefix"
+        case .wordPrefix: "word-prefix"
+        case .contains: "contains"
+        case .subsequence: "subsequence"
+        case .oneTypo: "1-typo"
+        case .twoTypos: "2-typos"
+        case .unfiltered: "unfiltered"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// One suggestion as the search field shows it: a title (with the matched parts to bold), what choosing it does
+/// (complete the text, or add a token), and why it sits where it does.
+public struct Suggestion: Hashable, Sendable {
+    /// What choosing a suggestion does, like SwiftUI's `.searchCompletion(_:)`.
+    public enum Completion: Hashable, Sendable, CustomStringConvertible {
+        /// Replace the field's text with this text.
+        case text(String)
+        /// Add this token to the field (and clear the text that led to it).
+        case token(SearchToken)
+
+        public var description: String {
+            switch self {
+            case .text(let text): text
+            case .token(let token): token.description
+            }
+        }
+
+        /// The token, if this completion adds one.
+        public var token: SearchToken? {
+            if case .token(let token) = self { return token }
+            return nil
+        }
+    }
+
+    /// The text shown.
+    public var title: String
+    /// A second line, if any.
+    public var subtitle: String?
+    /// What choosing it does.
+    public var completion: Completion
+    /// The parts of ``title`` that matched the typed text, as UTF-8 offset ranges into ``title`` (use
+    /// ``matchedStringRanges`` for `String.Index` ranges).
+    public var matchedRanges: [Range<Int>]
+    /// Every provider that offered this completion, best match first.
+    public var providers: [String]
+    /// How it matched; suggestions are ranked by tier first.
+    public var tier: MatchTier
+    /// Number of typos forgiven (0 unless ``tier`` is a typo tier).
+    public var typos: Int
+    /// The popularity the provider reported (a dictionary weight, a frecency).
+    public var popularity: Double
+    /// The provider's configured weight.
+    public var weight: Double
+    /// Rank inside the tier: weight × popularity × (1 + times selected before).
+    public var score: Double
+    /// The section it is shown in ("Recent", "Suggestions").
+    public var section: String
+    /// An SF Symbol name.
+    public var systemImage: String?
+
+    public init(
+        title: String,
+        subtitle: String? = nil,
+        completion: Completion,
+        matchedRanges: [Range<Int>] = [],
+        providers: [String] = [],
+        tier: MatchTier = .prefix,
+        typos: Int = 0,
+        popularity: Double = 0,
+        weight: Double = 1,
+        score: Double = 0,
+        section: String = SuggestionEngine.defaultSection,
+        systemImage: String? = nil
+    ) {
+        self.title = title
+        self.subtitle = subtitle
+        self.completion = completion
+        self.matchedRanges = matchedRanges
+        self.providers = providers
+        self.tier = tier
+        self.typos = typos
+        self.popularity = popularity
+        self.weight = weight
+        self.score = score
+        self.section = section
+        self.systemImage = systemImage
+    }
+
+    /// The provider that offered the best match.
+    public var provider: String { providers.first ?? "" }
+
+    /// ``matchedRanges`` as ranges of `String.Index` in ``title``.
+    public var matchedStringRanges: [Range<String.Index>] {
+        let utf8 = title.utf8
+        return matchedRanges.compactMap { range in
+            guard range.lowerBound >= 0, range.upperBound <= utf8.count else { return nil }
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            let upper = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+            return lower..<upper
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// What the engine answers for one keystroke.
+public struct SuggestionResult: Sendable {
+    /// A titled group of suggestions ("Recent", "Suggestions").
+    public struct Section: Hashable, Sendable {
+        public var title: String
+        public var suggestions: [Suggestion]
+
+        public init(title: String, suggestions: [Suggestion]) {
+            self.title = title
+            self.suggestions = suggestions
+        }
+    }
+
+    /// The keystroke this result answers; a later update for the same keystroke has the same generation.
+    public var generation: UInt64
+    /// Sections in display order, each best first. Empty sections are left out.
+    public var sections: [Section]
+    /// The tokens in force after this keystroke: the query's own plus any that typed text turned into.
+    public var tokens: [SearchToken]
+    /// The text left in the field after token extraction.
+    public var remainingText: String
+    /// Tokens to offer (SwiftUI's `suggestedTokens`); none already in ``tokens``.
+    public var suggestedTokens: [SearchToken]
+    /// The longest text that every top suggestion's completion starts with, when it extends what was typed
+    /// (for Tab-to-complete); nil otherwise.
+    public var commonCompletion: String?
+    /// Timings, errors and notes.
+    public var diagnostics: Diagnostics
+
+    public init(
+        generation: UInt64 = 0,
+        sections: [Section] = [],
+        tokens: [SearchToken] = [],
+        remainingText: String = "",
+        suggestedTokens: [SearchToken] = [],
+        commonCompletion: String? = nil,
+        diagnostics: Diagnostics = Diagnostics()
+    ) {
+        self.generation = generation
+        self.sections = sections
+        self.tokens = tokens
+        self.remainingText = remainingText
+        self.suggestedTokens = suggestedTokens
+        self.commonCompletion = commonCompletion
+        self.diagnostics = diagnostics
+    }
+
+    /// All suggestions in display order (sections in their order, each best first).
+    public var suggestions: [Suggestion] { sections.flatMap(\.suggestions) }
+
+    /// What happened while answering: per-provider time, provider errors, late or cancelled async providers, notes.
+    public struct Diagnostics: Hashable, Sendable {
+        /// One provider's part of the keystroke.
+        public struct ProviderReport: Hashable, Sendable {
+            public enum Outcome: Hashable, Sendable {
+                /// Answered with this many candidates.
+                case answered(count: Int)
+                /// Threw; the keystroke went on without it.
+                case failed(message: String)
+                /// An async provider that has not answered yet; its answer may come as an update.
+                case pending
+                /// An async provider that missed its deadline, or whose keystroke was superseded.
+                case cancelled(reason: String)
+            }
+
+            public var provider: String
+            public var micros: Double
+            public var outcome: Outcome
+
+            public init(provider: String, micros: Double, outcome: Outcome) {
+                self.provider = provider
+                self.micros = micros
+                self.outcome = outcome
+            }
+        }
+
+        /// The engine's own time for the keystroke, providers included, in microseconds.
+        public var micros: Double
+        public var providers: [ProviderReport]
+        /// Things worth knowing: a truncated query, a skipped provider.
+        public var notes: [String]
+
+        public init(micros: Double = 0, providers: [ProviderReport] = [], notes: [String] = []) {
+            self.micros = micros
+            self.providers = providers
+            self.notes = notes
+        }
+
+        /// Errors reported by providers, as "provider: message".
+        public var errors: [String] {
+            providers.compactMap { report in
+                if case .failed(let message) = report.outcome { return "\(report.provider): \(message)" }
+                return nil
+            }
+        }
+    }
+}
