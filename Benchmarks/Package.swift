@@ -1,0 +1,26 @@
+// swift-tools-version:6.2
+
+import PackageDescription
+
+// The benchmarks live in their own package so that users of swift-suggest never resolve package-benchmark.
+// Run from this folder: `swift package benchmark` (release build; see ../README.md#benchmarks).
+let package = Package(
+    name: "swift-suggest-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // One executable target per suite, under Benchmarks/<Suite>/.
+        .executableTarget(
+            name: "EngineOverhead",
+            dependencies: [
+                .product(name: "Suggest", package: "swift-suggest"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/EngineOverhead",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
