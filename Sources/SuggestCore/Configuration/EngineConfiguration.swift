@@ -285,14 +285,23 @@ extension EngineConfiguration {
                 return ProviderSlot(provider, weight: weight, section: section)
             } catch let error as ConfigurationError {
                 fail(error)
-                // Report misspelt keys too: they are often the cause ("dictionry" → missing "dictionary").
-                for unknown in decoder.unknownKeys() where unknown.path == path { fail(unknown) }
+                // Report misspelt keys too: they are often the cause ("dictionry" → missing "dictionary"). Objects
+                // that were still being decoded when the error struck (the error's ancestors) are left out, since
+                // not all their keys were read yet — except the provider object itself.
+                for unknown in decoder.unknownKeys()
+                where unknown.path == path || !Self.isAncestor(unknown.path, of: error.path) {
+                    fail(unknown)
+                }
             } catch let error as ConfigurationErrors {
                 for e in error.errors { fail(e) }
             } catch {
                 fail(.at(path, "\(error)"))
             }
             return nil
+        }
+
+        static func isAncestor(_ path: String, of other: String) -> Bool {
+            other == path || other.hasPrefix(path + ".") || other.hasPrefix(path + "[")
         }
     }
 }

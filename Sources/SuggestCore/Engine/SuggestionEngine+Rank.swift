@@ -68,7 +68,8 @@ extension SuggestionEngine {
         return a.score > b.score
     }
 
-    /// Step 5: tiers first, then score, then the tiebreaks. Stable for full ties (merge order).
+    /// Step 5: tiers first, then score, then the tiebreaks (not for ``MatchTier/unfiltered``, which keeps the
+    /// providers' order). Stable for full ties (merge order).
     func rank(_ suggestions: [Suggestion]) -> [Suggestion] {
         let providerOrder = Dictionary(
             slots.enumerated().map { ($0.element.provider.id, $0.offset) },
@@ -81,6 +82,9 @@ extension SuggestionEngine {
             if a.tier != b.tier { return a.tier < b.tier }
             if a.typos != b.typos { return a.typos < b.typos }
             if a.score != b.score { return a.score > b.score }
+            // Nothing was matched on an empty field: keep each provider's own order (most recent first, a static
+            // list's order) instead of shorter-then-alphabetical.
+            if a.tier == .unfiltered { return lhs.offset < rhs.offset }
             for rule in tiebreak {
                 switch rule {
                 case .shorter:

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Suggest
+
+/// `suggest batch --config C`: JSON Lines in, one JSON line out per input line, flushed, in order.
+struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answer JSON lines on standard input, one JSON line each (see README: suggest batch).",
+        discussion: """
+            Input lines: {"text": "pyt"} (optional "tokens": [{"kind","value"}], "scope"), {"submit": "python"}, \
+            {"select": "python"}, {"reset": true}. Consecutive text lines are one person typing. A malformed \
+            line is answered with {"error": "..."} and the stream goes on.
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The JSON configuration file.")
+    var config: String
+
+    func run() throws {
+        let configuration = try ConfigurationLoader.load(config)
+        var processor = BatchProcessor(engine: configuration.makeEngine())
+        while let line = readLineBytes() {
+            if line.isEmpty || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+            Console.out(processor.answer(line))
+        }
+    }
+
+    /// Reads one line of raw bytes (no UTF-8 repair: invalid input must be reported, not replaced).
+    func readLineBytes() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while true {
+            let c = getchar()
+            if c == EOF { return bytes.isEmpty ? nil : bytes }
+            if c == 0x0A { return bytes }
+            bytes.append(UInt8(truncatingIfNeeded: c))
+        }
+    }
+}
+
+/// The `suggest batch` protocol, one line at a time (kept apart from I/O for clarity).
+struct BatchProcessor {
+    let engine: SuggestionEngine
+    var session = TypingSession()
+    var lastQuery = SearchQuery()
+    var lastResult: SuggestionResult? = nil
+
+    static let keys = ["text", "tokens", "scope", "submit", "select", "reset"]
+
+    init(engine: SuggestionEngine) { self.engine = engine }
+
+    mutating func answer(_ line: [UInt8]) -> String {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            return JSONWriter.error("malformed JSON at column \(error.column): \(error.message)")
+        }
+        guard case .object(let object) = value else {
+            return JSONWriter.error("expected a JSON object, found \(value.kindDescription)")
+        }
+        for key in object.keys where !Self.keys.contains(key) {
+            var message = "unknown key \"\(key)\""
+            if let nearest = NearestName.nearest(to: key, in: Self.keys) { message += " — did you mean \"\(nearest)\"?" }
+            return JSONWriter.error(message)
+        }
+        let actions = ["text", "submit", "select", "reset"].filter { object[$0] != nil }
+        guard actions.count == 1 else {
+            return JSONWriter.error(
+                actions.isEmpty
+                    ? "expected one of \"text\", \"submit\", \"select\" or \"reset\""
+                    : "give only one of \(actions.map { "\"\($0)\"" }.joined(separator: ", ")) per line"
+            )
+        }
+        var tokens: [SearchToken] = []
+        if let raw = object["tokens"] {
+            guard case .array(let items) = raw else { return JSONWriter.error("tokens: expected an array") }
+            for (i, item) in items.enumerated() {
+                guard let kind = item["kind"]?.stringValue, let value = item["value"]?.stringValue else {
+                    return JSONWriter.error("tokens[\(i)]: expected {\"kind\": string, \"value\": string}")
+                }
+                tokens.append(SearchToken(kind: kind, value: value, display: item["display"]?.stringValue))
+            }
+        }
+        var scope: SearchScope? = nil
+        if let raw = object["scope"] {
+            guard let name = raw.stringValue else { return JSONWriter.error("scope: expected a string") }
+            scope = SearchScope(name)
+        }
+        switch actions[0] {
+        case "text":
+            guard let text = object["text"]?.stringValue else {
+                return JSONWriter.error("text: expected a string, found \(object["text"]!.kindDescription)")
+            }
+            let query = SearchQuery(text: text, tokens: tokens, scope: scope)
+            let result = engine.suggestions(for: query, session: &session)
+            lastQuery = query
+            lastResult = result
+            return JSONWriter.result(result, text: text)
+        case "submit":
+            guard let text = object["submit"]?.stringValue else { return JSONWriter.error("submit: expected a string") }
+            engine.submit(SearchQuery(text: text, tokens: tokens, scope: scope))
+            session.reset()
+            lastResult = nil
+            return "{\"submitted\":\(JSONWriter.quoted(text))}"
+        case "select":
+            guard let text = object["select"]?.stringValue else { return JSONWriter.error("select: expected a string") }
+            let folded = TextNormalizer.normalizedString(text)
+            let shown = lastResult?.suggestions.first { suggestion in
+                switch suggestion.completion {
+                case .text(let completion): TextNormalizer.normalizedString(completion) == folded
+                case .token(let token):
+                    TextNormalizer.normalizedString(token.value) == folded
+                        || TextNormalizer.normalizedString(suggestion.title) == folded
+                }
+            }
+            engine.select(shown ?? Suggestion(title: text, completion: .text(text)), for: lastQuery)
+            return "{\"selected\":\(JSONWriter.quoted(text))}"
+        default:
+            guard object["reset"] == .bool(true) else { return JSONWriter.error("reset: expected true") }
+            session.reset()
+            lastResult = nil
+            lastQuery = SearchQuery()
+            return "{\"reset\":true}"
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Suggest
+
+/// `suggest query --config C TEXT`: one keystroke, as a table or JSON.
+struct Query: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Suggest for one text and print the result.")
+
+    @Option(name: .shortAndLong, help: "The JSON configuration file.")
+    var config: String
+
+    @Argument(help: "The text typed so far.")
+    var text: String
+
+    @Option(name: .long, help: "A token already in the field, as kind:value (repeatable).")
+    var token: [String] = []
+
+    @Option(name: .long, help: "The selected scope.")
+    var scope: String?
+
+    @Flag(name: .long, help: "Print the suggest batch JSON line instead of a table.")
+    var json = false
+
+    @Flag(name: .long, help: "Show each suggestion's tier, provider, weight, popularity and score.")
+    var explain = false
+
+    func validate() throws {
+        for t in token where !t.contains(":") {
+            throw ValidationError("--token \(t): expected kind:value")
+        }
+    }
+
+    func run() throws {
+        let engine = try ConfigurationLoader.load(config).makeEngine()
+        let tokens = token.map { t -> SearchToken in
+            let parts = t.split(separator: ":", maxSplits: 1)
+            return SearchToken(kind: String(parts[0]), value: String(parts.count > 1 ? parts[1] : ""))
+        }
+        let result = engine.suggestions(for: SearchQuery(text: text, tokens: tokens, scope: scope.map { SearchScope($0) }))
+        if json {
+            Console.out(JSONWriter.result(result, text: text))
+            return
+        }
+        Console.out(Table.render(result, explain: explain))
+    }
+}
+
+/// A readable rendering of one result.
+enum Table {
+    static func render(_ result: SuggestionResult, explain: Bool) -> String {
+        var lines: [String] = []
+        if !result.tokens.isEmpty {
+            lines.append("tokens: " + result.tokens.map { "[\($0.kind): \($0.display)]" }.joined(separator: " "))
+        }
+        if result.remainingText.isEmpty == false || !result.tokens.isEmpty {
+            lines.append("text:   \"\(result.remainingText)\"")
+        }
+        if !result.suggestedTokens.isEmpty {
+            lines.append("suggested tokens: " + result.suggestedTokens.map { "[\($0.kind): \($0.display)]" }.joined(separator: " "))
+        }
+        if result.sections.isEmpty { lines.append("(no suggestions)") }
+        var rank = 0
+        for section in result.sections {
+            lines.append("\(section.title)")
+            for s in section.suggestions {
+                rank += 1
+                var line = pad("\(rank).", 4) + pad(highlight(s), 32)
+                if case .token(let token) = s.completion { line += " → token \(token.kind):\(token.value)" }
+                if explain {
+                    line += "  " + pad(s.tier.description + (s.typos > 0 ? " (\(s.typos))" : ""), 13)
+                    line += pad(s.providers.joined(separator: "+"), 14)
+                    line += "weight \(JSONWriter.number(s.weight)) × popularity \(JSONWriter.number(s.popularity))"
+                    line += " = score \(JSONWriter.number(s.score))"
+                } else if let subtitle = s.subtitle {
+                    line += "  " + subtitle
+                }
+                lines.append("  " + line)
+            }
+        }
+        var footer = "\(JSONWriter.micros(result.diagnostics.micros)) µs"
+        if let common = result.commonCompletion { footer += " · Tab completes \"\(common)\"" }
+        lines.append(footer)
+        for error in result.diagnostics.errors { lines.append("error: \(error)") }
+        for note in result.diagnostics.notes { lines.append("note: \(note)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The title with matched parts in *asterisks*.
+    static func highlight(_ s: Suggestion) -> String {
+        let utf8 = Array(s.title.utf8)
+        var out: [UInt8] = []
+        var position = 0
+        for range in s.matchedRanges.sorted(by: { $0.lowerBound < $1.lowerBound })
+        where range.lowerBound >= position && range.upperBound <= utf8.count {
+            out += utf8[position..<range.lowerBound]
+            out += [UInt8(ascii: "*")] + utf8[range] + [UInt8(ascii: "*")]
+            position = range.upperBound
+        }
+        out += utf8[position...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+    }
+}

@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// `suggest`: run the swift-suggest engine from a terminal or as a JSON-lines process.
+///
+/// Exit codes: 0 success; 1 an invalid configuration or a file that cannot be read (every problem is listed on
+/// standard error); 64 a usage error (unknown option, missing argument).
+@main
+struct SuggestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "suggest",
+        abstract: "Search-as-you-type suggestions from a JSON configuration.",
+        discussion: """
+            Exit codes: 0 success; 1 invalid configuration or unreadable file (all problems are listed on \
+            standard error); 64 usage error.
+            """,
+        subcommands: [Query.self, Batch.self, Validate.self, Demo.self]
+    )
+}

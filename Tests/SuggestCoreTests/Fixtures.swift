@@ -1,0 +1,17 @@
+import Foundation
+
+/// Paths of the committed fixtures.
+enum Fixture {
+    static func path(_ name: String) -> String {
+        Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!.path
+    }
+
+    static var directory: String { (path("fruits.tsv") as NSString).deletingLastPathComponent }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "suggest-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}

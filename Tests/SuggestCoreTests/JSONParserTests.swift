@@ -1,0 +1,36 @@
+import Testing
+
+@testable import SuggestCore
+
+struct JSONParserTests {
+    @Test func parsesEveryKindOfValueKeepingKeyOrder() throws {
+        let value = try JSONParser.parse(#"{"b": [1, 2.5, -3e2], "a": {"t": true, "f": false, "n": null}, "s": "é\u00e9\ud83d\ude00\n"}"#)
+        guard case .object(let object) = value else { Issue.record("not an object"); return }
+        #expect(object.keys == ["b", "a", "s"])
+        #expect(object["b"] == .array([.number(1), .number(2.5), .number(-300)]))
+        #expect(object["s"] == .string("éé😀\n"))
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1,}", 1, 9, "trailing comma before '}'"),
+        ("{\n  \"a\": 1\n  \"b\": 2\n}", 3, 3, "expected ',' or '}' after the value of \"a\", found '\"'"),
+        ("{\"a\": 1, \"a\": 2}", 1, 10, "duplicate key \"a\""),
+        ("[1, 2", 1, 6, "unexpected end of input, expected ',' or ']'"),
+        ("{\"a\": tru}", 1, 7, "unexpected 't', expected a value"),
+        ("\"\\ud800\"", 1, 8, "unpaired surrogate \\uD800"),
+        ("01", 1, 1, "leading zero in number"),
+        ("{} x", 1, 4, "unexpected 'x' after the JSON value"),
+    ])
+    func errorsSayLineColumnAndWhat(text: String, line: Int, column: Int, message: String) {
+        #expect(throws: JSONParser.SyntaxError(line: line, column: column, message: message)) {
+            try JSONParser.parse(text)
+        }
+    }
+
+    @Test func rejectsInvalidUTF8AndDeepNesting() {
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+        #expect(throws: JSONParser.SyntaxError.self) {
+            try JSONParser.parse(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
+        }
+    }
+}
