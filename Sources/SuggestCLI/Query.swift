@@ -51,7 +51,7 @@ enum Table {
         if !result.tokens.isEmpty {
             lines.append("tokens: " + result.tokens.map { "[\($0.kind): \($0.display)]" }.joined(separator: " "))
         }
-        if result.remainingText.isEmpty == false || !result.tokens.isEmpty {
+        if !result.tokens.isEmpty {
             lines.append("text:   \"\(result.remainingText)\"")
         }
         if !result.suggestedTokens.isEmpty {

@@ -1,0 +1,37 @@
+# swift-suggest: the two commands of the README, and a few more.
+#   make demo   installs what is missing, builds, and runs `suggest demo`
+#   make test   installs what is missing, builds, and runs the tests
+SWIFT ?= swift
+
+.PHONY: setup demo test test-no-pcre2 build release bench validate clean
+
+# libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
+setup:
+	@if [ "$$(uname)" = "Darwin" ]; then \
+	  pkg-config --exists libpcre2-8 2>/dev/null || brew install pcre2 pkg-config; \
+	elif ! pkg-config --exists libpcre2-8 2>/dev/null; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq libpcre2-dev pkg-config; \
+	fi
+
+build: setup
+	$(SWIFT) build
+
+demo: setup
+	$(SWIFT) run suggest demo
+
+test: setup
+	$(SWIFT) test
+
+release: setup
+	$(SWIFT) build -c release
+
+bench: setup
+	bash Benchmarks/Scripts/make-corpus.sh
+	cd Benchmarks && $(SWIFT) package benchmark --no-progress --time-units microseconds
+
+validate: build
+	$(SWIFT) package suggest-validate
+
+clean:
+	rm -rf .build

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+struct BatchCommandTests {
+    let config = CLIRunner.fixture("fruits.suggest.json")
+
+    @Test func answersEveryLineWithTheContractFields() throws {
+        let output = try CLIRunner.run(
+            ["batch", "--config", config],
+            lines: [
+                #"{"text":"a"}"#, #"{"text":"ap"}"#, #"{"submit":"apple"}"#, #"{"select":"apple"}"#,
+                #"{"reset":true}"#, #"{"text":"chi"}"#,
+            ]
+        )
+        #expect(output.status == 0)
+        let lines = output.lines
+        #expect(lines.count == 6)
+        let first = try CLIRunner.json(lines[0])
+        for key in ["text", "micros", "remaining", "tokens", "suggestions", "suggestedTokens"] {
+            #expect(first[key] != nil, "missing \(key)")
+        }
+        #expect(first["text"] as? String == "a")
+        #expect(first["remaining"] as? String == "a")
+        let suggestions = try #require(first["suggestions"] as? [[String: Any]])
+        #expect(suggestions.map { $0["text"] as? String } == ["apple", "Apricot", "Green Apple"])
+        #expect(suggestions[0]["provider"] as? String == "fruits")
+        #expect(suggestions[0]["section"] as? String == "Suggestions")
+        #expect(suggestions[0]["score"] as? Double == 50)
+        #expect((first["micros"] as? Double ?? -1) >= 0)
+        #expect(lines[2] == #"{"submitted":"apple"}"#)
+        #expect(lines[3] == #"{"selected":"apple"}"#)
+        #expect(lines[4] == #"{"reset":true}"#)
+        let token = try #require((try CLIRunner.json(lines[5])["suggestions"] as? [[String: Any]])?.first)
+        #expect(token["text"] as? String == "Chicken")
+        #expect((token["token"] as? [String: String]) == ["kind": "ingredient", "value": "Chicken", "display": "Chicken"])
+    }
+
+    @Test func aMalformedLineGetsAnErrorAndTheStreamGoesOn() throws {
+        var input = Data()
+        input.append(Data(#"{"text":"ap""#.utf8))
+        input.append(0x0A)
+        input.append(contentsOf: [0x7B, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x0A])  // {"text":"\xFF"}
+        for line in [#"[1,2]"#, #"{"txt":"a"}"#, #"{"text":5}"#, #"{"text":"a","submit":"b"}"#, #"{"reset":false}"#, #"{"text":"ba"}"#] {
+            input.append(Data((line + "\n").utf8))
+        }
+        let output = try CLIRunner.run(["batch", "--config", config], stdin: input)
+        #expect(output.status == 0)
+        let lines = output.lines
+        #expect(lines.count == 8)
+        #expect(lines[0] == #"{"error":"malformed JSON at column 13: unexpected end of input, expected ',' or '}'"}"#)
+        #expect(lines[1] == #"{"error":"malformed JSON at column 10: invalid UTF-8 at byte 9"}"#)
+        #expect(lines[2] == #"{"error":"expected a JSON object, found an array"}"#)
+        #expect(lines[3] == #"{"error":"unknown key \"txt\" — did you mean \"text\"?"}"#)
+        #expect(lines[4] == #"{"error":"text: expected a string, found number 5"}"#)
+        #expect(lines[5] == #"{"error":"give only one of \"text\", \"submit\" per line"}"#)
+        #expect(lines[6] == #"{"error":"reset: expected true"}"#)
+        #expect(try CLIRunner.json(lines[7])["text"] as? String == "ba")
+    }
+
+    @Test func flushesEachAnswerBeforeTheNextLineArrives() throws {
+        let batch = try BatchProcess(config: config)
+        let first = try #require(try batch.send(#"{"text":"b"}"#))
+        #expect(first.contains(#""text":"Banana""#))
+        let second = try #require(try batch.send(#"{"text":"ba"}"#))
+        #expect(second.contains(#""text":"ba""#))
+        #expect(batch.close() == 0)
+    }
+
+    @Test func truncatesAHugeQueryAndSaysSo() throws {
+        let huge = String(repeating: "a", count: 1 << 20)
+        let output = try CLIRunner.run(["batch", "--config", config], lines: [#"{"text":"\#(huge)"}"#])
+        #expect(output.status == 0)
+        let answer = try CLIRunner.json(try #require(output.lines.first))
+        #expect((answer["remaining"] as? String)?.utf8.count == 1024)
+        #expect((answer["notes"] as? [String])?.first == "query text truncated from 1048576 to 1024 UTF-8 bytes")
+    }
+
+    @Test func anInvalidConfigurationExitsWithOneAndListsTheErrors() throws {
+        let output = try CLIRunner.run(["batch", "--config", CLIRunner.fixture("broken.suggest.json")], lines: [])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains(#"unknown provider type "statik""#))
+    }
+}
