@@ -1,6 +1,11 @@
 // swift-tools-version:6.2
 
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its folder, and a clone's folder name varies: derive it.
+let suggestPackage = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
 
 // The benchmarks live in their own package so that users of swift-suggest never resolve package-benchmark.
 // Run from this folder: `swift package benchmark` (release build; see ../README.md#benchmarks).
@@ -16,7 +21,7 @@ let package = Package(
         .executableTarget(
             name: "EngineOverhead",
             dependencies: [
-                .product(name: "Suggest", package: "swift-suggest"),
+                .product(name: "Suggest", package: suggestPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/EngineOverhead",

@@ -88,6 +88,21 @@ struct SuggestionEngineTests {
         #expect(result.suggestions.count == 5)
     }
 
+    @Test func anExactMatchIsNeverDroppedByAQuota() {
+        var options = EngineOptions()
+        options.sections = [.init(title: "Recent", quota: 1)]
+        let engine = SuggestionEngine(
+            slots: [
+                ProviderSlot(
+                    FixedProvider(id: "recent", candidates: [candidate("apple pie", .prefix, 100), candidate("apple", .exact, 1)]),
+                    section: "Recent"
+                )
+            ],
+            options: options
+        )
+        #expect(engine.suggestions(for: "apple").suggestions.map(\.title) == ["apple", "apple pie"])
+    }
+
     @Test func oneMergedListWhenSectionsAreOff() {
         var options = EngineOptions()
         options.groupsSections = false

@@ -113,7 +113,8 @@ extension SuggestionEngine {
         // Walk in rank order so the limit keeps the best suggestions whatever their section.
         for suggestion in ranked where selected.count < options.limit {
             let count = taken[suggestion.section, default: 0]
-            if let quota = quotas[suggestion.section], count >= quota { continue }
+            // An exact match is never dropped by a quota.
+            if suggestion.tier != .exact, let quota = quotas[suggestion.section], count >= quota { continue }
             taken[suggestion.section] = count + 1
             selected.append(suggestion)
         }

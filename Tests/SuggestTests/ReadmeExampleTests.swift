@@ -1,0 +1,70 @@
+import Suggest
+import Testing
+
+// The README's Swift examples, compiled and run here so that they stay true.
+
+// README: "Write a provider"
+struct ColorProvider: ConfigurableProvider {
+    struct Configuration: Decodable, Sendable {
+        var names: [String]
+    }
+
+    static let typeName = "colors"
+    let id: String
+    let names: [String]
+
+    init(configuration: Configuration, context: ProviderContext) throws {
+        id = context.id
+        names = configuration.names
+    }
+
+    func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
+        for name in names {
+            if let match = request.match(name, systemImage: "paintpalette") { output.append(match) }
+        }
+    }
+}
+
+struct ReadmeExampleTests {
+    @Test func embeddingInSwift() throws {
+        // README: "Embed it in Swift"
+        let fruits = StaticProvider(items: [
+            .init(title: "Apple", systemImage: "leaf"),
+            .init(title: "Apricot"),
+            .init(title: "Green Apple"),
+            .init(title: "Chicken", completion: .token(SearchToken(kind: "ingredient", value: "Chicken"))),
+        ])
+        let engine = SuggestionEngine(providers: [fruits])
+        var session = TypingSession()  // one per search field
+        for text in ["a", "ap", "app"] {
+            let result = engine.suggestions(for: SearchQuery(text: text), session: &session)
+            for suggestion in result.suggestions {
+                print(suggestion.title, suggestion.tier, suggestion.matchedStringRanges)
+            }
+        }
+        let result = engine.suggestions(for: SearchQuery(text: "app"), session: &session)
+        #expect(result.suggestions.map(\.title) == ["Apple", "Green Apple"])
+        engine.submit(SearchQuery(text: "apple"))  // recent searches learn from this
+    }
+
+    @Test func configuringWithJSONAndACustomProvider() throws {
+        var registry = ProviderRegistry.builtIn
+        registry.register(ColorProvider.self)
+        let configuration = try EngineConfiguration(
+            json: #"{ "version": 1, "providers": [ { "type": "colors", "names": ["Red", "Green", "Royal Blue"] } ] }"#,
+            registry: registry
+        )
+        let engine = configuration.makeEngine()
+        #expect(engine.suggestions(for: "blu").suggestions.map(\.title) == ["Royal Blue"])
+    }
+
+    @Test func theBuiltInRegistryListsEveryShippedProvider() {
+        #expect(ProviderRegistry.builtIn.typeNames.contains("static"))
+    }
+
+    @Test func theEmbeddedDemoConfigurationLoads() throws {
+        let url = try #require(DemoData.configurationURL)
+        let configuration = try EngineConfiguration(contentsOf: url, registry: .builtIn)
+        #expect(!configuration.slots.isEmpty)
+    }
+}
