@@ -113,9 +113,11 @@ extension SuggestionEngine {
         // Walk in rank order so the limit keeps the best suggestions whatever their section.
         for suggestion in ranked where selected.count < options.limit {
             let count = taken[suggestion.section, default: 0]
-            // An exact match is never dropped by a quota.
-            if suggestion.tier != .exact, let quota = quotas[suggestion.section], count >= quota { continue }
-            taken[suggestion.section] = count + 1
+            // An exact match is never dropped by a quota, and does not use up a place in it.
+            if suggestion.tier != .exact {
+                if let quota = quotas[suggestion.section], count >= quota { continue }
+                taken[suggestion.section] = count + 1
+            }
             selected.append(suggestion)
         }
         if !options.groupsSections {
