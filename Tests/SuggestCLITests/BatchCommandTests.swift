@@ -76,7 +76,7 @@ struct BatchCommandTests {
     }
 
     @Test func anInvalidConfigurationExitsWithOneAndListsTheErrors() throws {
-        let output = try CLIRunner.run(["batch", "--config", CLIRunner.fixture("broken.suggest.json")], lines: [])
+        let output = try CLIRunner.run(["batch", "--config", CLIRunner.fixture("broken.json")], lines: [])
         #expect(output.status == 1)
         #expect(output.stderr.contains(#"unknown provider type "statik""#))
     }

@@ -10,7 +10,7 @@ struct ValidateCommandTests {
     }
 
     @Test func everyErrorIsListedWithItsPlace() throws {
-        let path = CLIRunner.fixture("broken.suggest.json")
+        let path = CLIRunner.fixture("broken.json")
         let output = try CLIRunner.run(["validate", path])
         #expect(output.status == 1)
         #expect(output.stderr.split(separator: "\n").map(String.init) == [
@@ -22,7 +22,7 @@ struct ValidateCommandTests {
     }
 
     @Test func malformedJSONNamesLineAndColumn() throws {
-        let path = CLIRunner.fixture("malformed.suggest.json")
+        let path = CLIRunner.fixture("malformed.json")
         let output = try CLIRunner.run(["validate", path])
         #expect(output.status == 1)
         #expect(output.stderr == "error: \(path):3:1: unexpected end of input, expected a value\n")
