@@ -43,7 +43,12 @@ public struct WeightedDictionary: Sendable {
         self = builder.build(source: source, skippedLines: 0)
     }
 
-    init(
+    /// A dictionary from its flat arrays, as a saved index stores them (no copy: the arrays are shared).
+    ///
+    /// `textOffsets` has `weights.count + 1` ascending elements starting at 0 and ending at `textBytes.count`;
+    /// `scopeIndices` has one element per entry, each 0 or at most `scopeNames.count`. The caller checks this
+    /// (a loader validates a file before calling).
+    public init(
         source: String,
         textBytes: [UInt8],
         textOffsets: [UInt32],

@@ -157,6 +157,7 @@ extension SuggestionEngine {
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .failed(message: error))
         } else if let output = answer.output {
             work.outputs[answer.index] = output.candidates
+            for note in output.notes { work.providerNotes.append("\(id): \(note)") }
             states[answer.index] = output.state
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .answered(count: output.candidates.count))
         }

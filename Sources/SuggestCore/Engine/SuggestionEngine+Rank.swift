@@ -1,168 +1,289 @@
-/// The identity of a completion for merging: folded text, or a token's kind and value.
+/// The identity of a completion for merging: folded text, or a token's kind and folded value.
 enum MergeKey: Hashable, Sendable {
     case text(String)
     case token(kind: String, value: String)
 
     init(_ completion: Suggestion.Completion) {
+        var buffer: [UInt8] = []
+        self.init(completion, buffer: &buffer)
+    }
+
+    /// Folds into `buffer` (reused between calls: short keys then need no allocation at all).
+    init(_ completion: Suggestion.Completion, buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
         switch completion {
-        case .text(let text): self = .text(TextNormalizer.normalizedString(text))
-        case .token(let token): self = .token(kind: token.kind, value: TextNormalizer.normalizedString(token.value))
+        case .text(let text):
+            TextNormalizer.normalize(text, into: &buffer)
+            self = .text(String(decoding: buffer, as: UTF8.self))
+        case .token(let token):
+            TextNormalizer.normalize(token.value, into: &buffer)
+            self = .token(kind: token.kind, value: String(decoding: buffer, as: UTF8.self))
         }
     }
 }
 
+/// What the engine derives once from its options and slots: section order, quotas, provider order.
+struct Layout: Sendable {
+    /// Section titles in display order: the rules' order, then the providers' sections in configuration order.
+    var sectionTitles: [String]
+    /// Quota per section (nil: none).
+    var quotas: [Int?]
+    /// Each slot's section index.
+    var slotSections: [Int]
+
+    init(slots: [ProviderSlot], options: EngineOptions) {
+        var titles = options.sections.map(\.title)
+        var quotas = options.sections.map(\.quota)
+        var slotSections: [Int] = []
+        for slot in slots {
+            if let index = titles.firstIndex(of: slot.section) {
+                slotSections.append(index)
+            } else {
+                titles.append(slot.section)
+                quotas.append(nil)
+                slotSections.append(titles.count - 1)
+            }
+        }
+        self.sectionTitles = titles
+        self.quotas = quotas
+        self.slotSections = slotSections
+    }
+}
+
 extension SuggestionEngine {
-    /// Step 4: one suggestion per completion. It keeps the best match facts (lowest tier, then fewest typos, then
-    /// highest score), every provider that offered it (best first), and the section of the first provider in
-    /// configuration order that offered it.
-    func merge(_ outputs: [[SuggestionCandidate]], selectionCounts: [MergeKey: Int]) -> [Suggestion] {
-        var merged: [Suggestion] = []
-        var firstProvider: [Int] = []
+    /// One merged completion while a keystroke is ranked: where its best candidate is, its match facts, and which
+    /// providers offered it. ``Suggestion`` values are built only for the ones shown.
+    struct Merged {
+        var provider: Int
+        var candidate: Int
+        var tier: MatchTier
+        var typos: Int
+        var score: Double
+        var section: Int
+        /// Bit p set: slot p offered it (slots 64 and later are listed in `moreProviders`).
+        var offeredBy: UInt64
+        var moreProviders: [Int]?
+        var key: MergeKey
+    }
+
+    /// Steps 4–6: merge, rank, shape. Returns the sections and the common completion.
+    func arrange(
+        _ outputs: [[SuggestionCandidate]],
+        query: PreparedQuery,
+        selectionCounts: [MergeKey: Int]
+    ) -> ([SuggestionResult.Section], String?) {
+        var sectionTitles = layout.sectionTitles
+        let merged = rank(merge(outputs, selectionCounts: selectionCounts, sectionTitles: &sectionTitles), outputs)
+        let shown = select(merged, sectionCount: sectionTitles.count)
+        let sections = build(shown, merged, outputs, sectionTitles)
+        return (sections, Self.commonCompletion(shown.flatMap { $0 }.map { merged[$0] }, outputs, query))
+    }
+
+    /// Step 4: one entry per completion. It keeps the best match facts (lowest tier, then fewest typos, then highest
+    /// score), every provider that offered it, and the section of the first provider (in configuration order) that
+    /// offered it.
+    func merge(
+        _ outputs: [[SuggestionCandidate]],
+        selectionCounts: [MergeKey: Int],
+        sectionTitles: inout [String]
+    ) -> [Merged] {
+        var merged: [Merged] = []
         var index: [MergeKey: Int] = [:]
-        merged.reserveCapacity(outputs.reduce(0) { $0 + $1.count })
-        for (p, candidates) in outputs.enumerated() {
-            let slot = slots[p]
-            let id = slot.provider.id
-            for candidate in candidates {
-                let key = MergeKey(candidate.completion)
-                let boost = Double(1 + (selectionCounts[key] ?? 0))
-                var suggestion = Suggestion(
-                    title: candidate.title,
-                    subtitle: candidate.subtitle,
-                    completion: candidate.completion,
-                    matchedRanges: candidate.matchedRanges,
-                    providers: [id],
-                    tier: candidate.tier,
-                    typos: candidate.typos,
-                    popularity: candidate.popularity,
-                    weight: slot.weight,
-                    score: slot.weight * candidate.popularity * boost,
-                    section: candidate.section ?? slot.section,
-                    systemImage: candidate.systemImage
-                )
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(64)
+        for (p, candidates) in outputs.enumerated() where !candidates.isEmpty {
+            let weight = slots[p].weight
+            for (c, candidate) in candidates.enumerated() {
+                let key = MergeKey(candidate.completion, buffer: &buffer)
+                let boost = selectionCounts.isEmpty ? 1 : Double(1 + (selectionCounts[key] ?? 0))
+                let score = weight * candidate.popularity * boost
                 if let existing = index[key] {
                     var kept = merged[existing]
-                    if Self.isBetterMatch(suggestion, than: kept) {
-                        suggestion.providers = [id] + kept.providers.filter { $0 != id }
-                        suggestion.section = kept.section
-                        if suggestion.systemImage == nil { suggestion.systemImage = kept.systemImage }
-                        if suggestion.subtitle == nil { suggestion.subtitle = kept.subtitle }
-                        merged[existing] = suggestion
-                    } else if !kept.providers.contains(id) {
-                        kept.providers.append(id)
-                        merged[existing] = kept
+                    if p < 64 { kept.offeredBy |= 1 << UInt64(p) } else if kept.moreProviders?.contains(p) != true {
+                        kept.moreProviders = (kept.moreProviders ?? []) + [p]
                     }
+                    let better =
+                        candidate.tier != kept.tier
+                        ? candidate.tier < kept.tier
+                        : candidate.typos != kept.typos ? candidate.typos < kept.typos : score > kept.score
+                    if better {
+                        kept.provider = p
+                        kept.candidate = c
+                        kept.tier = candidate.tier
+                        kept.typos = candidate.typos
+                        kept.score = score
+                    }
+                    merged[existing] = kept
                 } else {
+                    var section = layout.slotSections[p]
+                    if let override = candidate.section {
+                        if let at = sectionTitles.firstIndex(of: override) {
+                            section = at
+                        } else {
+                            sectionTitles.append(override)
+                            section = sectionTitles.count - 1
+                        }
+                    }
                     index[key] = merged.count
-                    merged.append(suggestion)
-                    firstProvider.append(p)
+                    merged.append(
+                        Merged(
+                            provider: p,
+                            candidate: c,
+                            tier: candidate.tier,
+                            typos: candidate.typos,
+                            score: score,
+                            section: section,
+                            offeredBy: p < 64 ? 1 << UInt64(p) : 0,
+                            moreProviders: p < 64 ? nil : [p],
+                            key: key
+                        )
+                    )
                 }
             }
         }
         return merged
     }
 
-    static func isBetterMatch(_ a: Suggestion, than b: Suggestion) -> Bool {
-        if a.tier != b.tier { return a.tier < b.tier }
-        if a.typos != b.typos { return a.typos < b.typos }
-        return a.score > b.score
-    }
-
     /// Step 5: tiers first, then score, then the tiebreaks (not for ``MatchTier/unfiltered``, which keeps the
     /// providers' order). Stable for full ties (merge order).
-    func rank(_ suggestions: [Suggestion]) -> [Suggestion] {
-        let providerOrder = Dictionary(
-            slots.enumerated().map { ($0.element.provider.id, $0.offset) },
-            uniquingKeysWith: { first, _ in first }
-        )
+    func rank(_ merged: [Merged], _ outputs: [[SuggestionCandidate]]) -> [Merged] {
         let tiebreak = options.tiebreak
-        return suggestions.enumerated().sorted { lhs, rhs in
-            let a = lhs.element
-            let b = rhs.element
+        var order = Array(merged.indices)
+        order.sort { l, r in
+            let a = merged[l]
+            let b = merged[r]
             if a.tier != b.tier { return a.tier < b.tier }
             if a.typos != b.typos { return a.typos < b.typos }
             if a.score != b.score { return a.score > b.score }
             // Nothing was matched on an empty field: keep each provider's own order (most recent first, a static
             // list's order) instead of shorter-then-alphabetical.
-            if a.tier == .unfiltered { return lhs.offset < rhs.offset }
+            if a.tier == .unfiltered { return l < r }
             for rule in tiebreak {
                 switch rule {
                 case .shorter:
-                    let ca = a.title.utf8.count
-                    let cb = b.title.utf8.count
+                    let ca = outputs[a.provider][a.candidate].title.utf8.count
+                    let cb = outputs[b.provider][b.candidate].title.utf8.count
                     if ca != cb { return ca < cb }
                 case .alphabetical:
-                    if a.title != b.title { return a.title < b.title }
+                    let ta = outputs[a.provider][a.candidate].title
+                    let tb = outputs[b.provider][b.candidate].title
+                    if ta != tb { return ta < tb }
                 case .provider:
-                    let pa = providerOrder[a.provider] ?? Int.max
-                    let pb = providerOrder[b.provider] ?? Int.max
-                    if pa != pb { return pa < pb }
+                    if a.provider != b.provider { return a.provider < b.provider }
                 }
             }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+            return l < r
+        }
+        return order.map { merged[$0] }
     }
 
-    /// Step 6: sections in order (the rules' order, then the providers' order), each with its quota, all within
-    /// the limit. With ``EngineOptions/groupsSections`` off, one list in rank order.
-    func shape(_ ranked: [Suggestion]) -> [SuggestionResult.Section] {
-        var quotas: [String: Int] = [:]
-        for rule in options.sections { if let quota = rule.quota { quotas[rule.title] = quota } }
-        var taken: [String: Int] = [:]
-        var selected: [Suggestion] = []
-        // Walk in rank order so the limit keeps the best suggestions whatever their section.
-        for suggestion in ranked where selected.count < options.limit {
-            let count = taken[suggestion.section, default: 0]
-            // An exact match is never dropped by a quota, and does not use up a place in it.
-            if suggestion.tier != .exact {
-                if let quota = quotas[suggestion.section], count >= quota { continue }
-                taken[suggestion.section] = count + 1
+    /// Step 6: walks in rank order so that the limit keeps the best suggestions whatever their section; each
+    /// section takes at most its quota (an exact match is never dropped by a quota and does not use up a place).
+    /// Returns the shown entries' indices per section, sections in display order.
+    func select(_ ranked: [Merged], sectionCount: Int) -> [[Int]] {
+        var shown = [[Int]](repeating: [], count: sectionCount)
+        var total = 0
+        for (i, entry) in ranked.enumerated() where total < options.limit {
+            if entry.tier != .exact, entry.section < layout.quotas.count, let quota = layout.quotas[entry.section] {
+                let used = shown[entry.section].reduce(0) { $0 + (ranked[$1].tier == .exact ? 0 : 1) }
+                if used >= quota { continue }
             }
-            selected.append(suggestion)
+            shown[entry.section].append(i)
+            total += 1
         }
         if !options.groupsSections {
-            return selected.isEmpty ? [] : [.init(title: Self.defaultSection, suggestions: selected)]
+            // One list in rank order.
+            return [shown.flatMap { $0 }.sorted()]
         }
-        var order: [String] = options.sections.map(\.title)
-        for slot in slots where !order.contains(slot.section) { order.append(slot.section) }
-        for suggestion in selected where !order.contains(suggestion.section) { order.append(suggestion.section) }
-        var grouped: [String: [Suggestion]] = [:]
-        for suggestion in selected { grouped[suggestion.section, default: []].append(suggestion) }
-        return order.compactMap { title in
-            guard let suggestions = grouped[title], !suggestions.isEmpty else { return nil }
-            return .init(title: title, suggestions: suggestions)
+        return shown
+    }
+
+    /// Builds the shown suggestions.
+    func build(
+        _ shown: [[Int]],
+        _ ranked: [Merged],
+        _ outputs: [[SuggestionCandidate]],
+        _ sectionTitles: [String]
+    ) -> [SuggestionResult.Section] {
+        var sections: [SuggestionResult.Section] = []
+        for (s, indices) in shown.enumerated() where !indices.isEmpty {
+            let title = options.groupsSections ? sectionTitles[s] : Self.defaultSection
+            let suggestions = indices.map { i -> Suggestion in
+                let entry = ranked[i]
+                let candidate = outputs[entry.provider][entry.candidate]
+                var providers = [slots[entry.provider].provider.id]
+                var subtitle = candidate.subtitle
+                var systemImage = candidate.systemImage
+                for p in slots.indices where p != entry.provider {
+                    let offered = p < 64 ? entry.offeredBy & (1 << UInt64(p)) != 0 : entry.moreProviders?.contains(p) == true
+                    guard offered else { continue }
+                    providers.append(slots[p].provider.id)
+                    // Presentation the best candidate lacks comes from the others.
+                    if subtitle == nil || systemImage == nil,
+                        let other = outputs[p].first(where: { MergeKey($0.completion) == entry.key })
+                    {
+                        subtitle = subtitle ?? other.subtitle
+                        systemImage = systemImage ?? other.systemImage
+                    }
+                }
+                return Suggestion(
+                    title: candidate.title,
+                    subtitle: subtitle,
+                    completion: candidate.completion,
+                    matchedRanges: candidate.matchedRanges,
+                    providers: providers,
+                    tier: entry.tier,
+                    typos: entry.typos,
+                    popularity: candidate.popularity,
+                    weight: slots[entry.provider].weight,
+                    score: entry.score,
+                    section: sectionTitles[entry.section],
+                    systemImage: systemImage
+                )
+            }
+            sections.append(.init(title: title, suggestions: suggestions))
         }
+        return sections
     }
 
     /// The longest common start of the shown text completions that match as exact or prefix, when it is longer
-    /// than what was typed (Tab-to-complete). Compared folded; returned as the first completion spells it.
-    static func commonCompletion(of sections: [SuggestionResult.Section], for query: PreparedQuery) -> String? {
+    /// than what was typed (Tab-to-complete). Compared folded; returned as the first such completion spells it.
+    static func commonCompletion(
+        _ shown: [Merged],
+        _ outputs: [[SuggestionCandidate]],
+        _ query: PreparedQuery
+    ) -> String? {
         guard !query.isEmpty, query.lastWordIsPartial else { return nil }
-        var common: [Character]? = nil
-        var foldedCommon: [String] = []
-        for section in sections {
-            for suggestion in section.suggestions where suggestion.tier <= .prefix {
-                guard case .text(let text) = suggestion.completion else { continue }
-                let characters = Array(text)
-                if common == nil {
-                    common = characters
-                    foldedCommon = characters.map { TextNormalizer.normalizedString(String($0)) }
-                    continue
-                }
-                var n = 0
-                while n < common!.count && n < characters.count
-                    && foldedCommon[n] == TextNormalizer.normalizedString(String(characters[n]))
-                {
-                    n += 1
-                }
-                common!.removeLast(common!.count - n)
-                foldedCommon.removeLast(foldedCommon.count - n)
+        var first: (text: String, key: Substring.UTF8View)? = nil
+        var common = 0
+        for entry in shown where entry.tier <= .prefix {
+            guard case .text(let key) = entry.key,
+                case .text(let text) = outputs[entry.provider][entry.candidate].completion
+            else { continue }
+            let utf8 = Substring(key).utf8
+            guard let (_, firstKey) = first else {
+                first = (text, utf8)
+                common = utf8.count
+                continue
             }
+            var n = 0
+            for (x, y) in zip(firstKey, utf8) {
+                if n >= common || x != y { break }
+                n += 1
+            }
+            common = n
         }
-        guard let common, !common.isEmpty else { return nil }
-        let folded = foldedCommon.joined().utf8
-        // It must extend the typed text.
-        guard folded.count > query.trimmed.count, folded.starts(with: query.trimmed) else { return nil }
-        return String(common)
+        guard let (text, key) = first else { return nil }
+        let typed = query.trimmed
+        guard common > typed.count, key.prefix(common).starts(with: typed) else { return nil }
+        // Map the folded length back to the original: do not stop inside a folded expansion or a scalar.
+        let normalized = NormalizedText(text)
+        var end = common
+        while end < normalized.bytes.count && end > 0 && normalized.originalOffsets[end] == normalized.originalOffsets[end - 1] {
+            end -= 1
+        }
+        let offset = Int(normalized.originalOffsets[end])
+        let utf8 = text.utf8
+        return String(text[..<utf8.index(utf8.startIndex, offsetBy: offset)])
     }
 }

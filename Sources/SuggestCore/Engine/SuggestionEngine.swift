@@ -20,10 +20,13 @@ public final class SuggestionEngine: Sendable {
     public let options: EngineOptions
     /// Times each completion was selected (merge key → count).
     let selections = Mutex<[MergeKey: Int]>([:])
+    /// Section order and quotas, derived once.
+    let layout: Layout
 
     public init(slots: [ProviderSlot], options: EngineOptions = EngineOptions()) {
         self.slots = slots
         self.options = options
+        self.layout = Layout(slots: slots, options: options)
     }
 
     public convenience init(providers: [any SuggestionProvider], options: EngineOptions = EngineOptions()) {
@@ -100,6 +103,8 @@ public final class SuggestionEngine: Sendable {
         var outputs: [[SuggestionCandidate]]
         var reports: [SuggestionResult.Diagnostics.ProviderReport?]
         var notes: [String]
+        /// Notes providers added to their output ("id: note").
+        var providerNotes: [String] = []
     }
 
     /// Steps 1–2: token extraction and query preparation.
@@ -163,6 +168,7 @@ public final class SuggestionEngine: Sendable {
                 outcome: .answered(count: output.candidates.count)
             )
             work.outputs[index] = output.candidates
+            for note in output.notes { work.providerNotes.append("\(slot.provider.id): \(note)") }
         } catch {
             work.reports[index] = .init(
                 provider: slot.provider.id,
@@ -175,19 +181,19 @@ public final class SuggestionEngine: Sendable {
     /// Steps 4–7: merge, rank, shape, result.
     func finish(_ work: Work, generation: UInt64, since start: ContinuousClock.Instant) -> SuggestionResult {
         let selectionCounts = options.learnsFromSelections ? selections.withLock { $0 } : [:]
-        let ranked = rank(merge(work.outputs, selectionCounts: selectionCounts))
-        let sections = shape(ranked)
+        let (sections, common) = arrange(work.outputs, query: work.prepared, selectionCounts: selectionCounts)
         var notes = work.notes
         if work.prepared.wasTruncated && notes.isEmpty {
             notes.append("query text truncated to \(options.maximumQueryLength) UTF-8 bytes")
         }
+        notes.append(contentsOf: work.providerNotes)
         var result = SuggestionResult(
             generation: generation,
             sections: sections,
             tokens: work.prepared.query.tokens,
             remainingText: work.prepared.query.text,
             suggestedTokens: work.suggestedTokens,
-            commonCompletion: Self.commonCompletion(of: sections, for: work.prepared),
+            commonCompletion: common,
             diagnostics: .init(providers: work.reports.compactMap { $0 }, notes: notes)
         )
         result.diagnostics.micros = Self.micros(since: start)

@@ -118,6 +118,9 @@ public struct ProviderOutput: Sendable {
     public var candidates: [SuggestionCandidate]
     /// Kept for this provider's next keystroke in the same typing session (``SuggestionRequest/previousState``).
     public var state: (any Sendable)?
+    /// Things worth knowing about this provider (a store it could not read), shown in the keystroke's
+    /// ``SuggestionResult/Diagnostics/notes`` as "provider-id: note". Empty normally.
+    public var notes: [String] = []
 
     public init(candidates: [SuggestionCandidate] = [], state: (any Sendable)? = nil) {
         self.candidates = candidates
