@@ -117,7 +117,8 @@ public struct StaticProvider: ConfigurableProvider {
 
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
         if request.query.isEmpty {
-            guard request.query.query.text.isEmpty else { return }
+            // Only on a truly empty field: no text and no token.
+            guard request.query.query.isEmpty else { return }
             for item in items.prefix(min(showWhenEmpty, request.limit)) where !isChosen(item, request) {
                 output.append(candidate(item, tier: .unfiltered, ranges: []))
             }
