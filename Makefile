@@ -22,6 +22,7 @@ demo: setup
 
 test: setup
 	$(SWIFT) test
+	$(SWIFT) package suggest-validate
 
 release: setup
 	$(SWIFT) build -c release
