@@ -88,6 +88,25 @@ struct SuggestionEngineTests {
         #expect(result.suggestions.count == 5)
     }
 
+    @Test func aQuotaSectionGetsItsPlacesHoweverPopularTheOthersAre() {
+        var options = EngineOptions()
+        options.limit = 4
+        let engine = SuggestionEngine(
+            slots: [
+                ProviderSlot(
+                    FixedProvider(id: "recent", candidates: [candidate("python tutorial", .prefix, 1)]),
+                    section: "Recent"
+                ),
+                ProviderSlot(FixedProvider(id: "words", candidates: (1...6).map { candidate("py\($0)", .prefix, 1e6) })),
+            ],
+            options: options
+        )
+        let result = engine.suggestions(for: "py")
+        #expect(result.sections.map(\.title) == ["Recent", "Suggestions"])
+        #expect(result.sections[0].suggestions.map(\.title) == ["python tutorial"])
+        #expect(result.sections[1].suggestions.count == 3)
+    }
+
     @Test func anExactMatchIsNeverDroppedByAQuota() {
         var options = EngineOptions()
         options.sections = [.init(title: "Recent", quota: 1)]

@@ -177,20 +177,34 @@ extension SuggestionEngine {
         return order.map { merged[$0] }
     }
 
-    /// Step 6: walks in rank order so that the limit keeps the best suggestions whatever their section; each
-    /// section takes at most its quota (an exact match is never dropped by a quota and does not use up a place).
-    /// Returns the shown entries' indices per section, sections in display order.
+    /// Step 6: a section with a quota ("Recent", 3) gets its places first — up to its quota, best first, however
+    /// popular the other sections' suggestions are — then the remaining places go to the other sections in rank
+    /// order, within the limit. An exact match is always shown and does not use up a place in a quota.
+    /// Returns the shown entries' indices (rank order) per section, sections in display order.
     func select(_ ranked: [Merged], sectionCount: Int) -> [[Int]] {
         var shown = [[Int]](repeating: [], count: sectionCount)
+        var used = [Int](repeating: 0, count: sectionCount)
+        var taken = [Bool](repeating: false, count: ranked.count)
         var total = 0
+        func quota(_ section: Int) -> Int? { section < layout.quotas.count ? layout.quotas[section] : nil }
+        // Exact matches and the quota sections' places first.
         for (i, entry) in ranked.enumerated() where total < options.limit {
-            if entry.tier != .exact, entry.section < layout.quotas.count, let quota = layout.quotas[entry.section] {
-                let used = shown[entry.section].reduce(0) { $0 + (ranked[$1].tier == .exact ? 0 : 1) }
-                if used >= quota { continue }
+            if entry.tier == .exact {
+                taken[i] = true
+                total += 1
+            } else if let quota = quota(entry.section), used[entry.section] < quota {
+                used[entry.section] += 1
+                taken[i] = true
+                total += 1
             }
-            shown[entry.section].append(i)
+        }
+        // Then everything else in rank order.
+        for (i, entry) in ranked.enumerated() where total < options.limit && !taken[i] {
+            if quota(entry.section) != nil { continue }
+            taken[i] = true
             total += 1
         }
+        for (i, entry) in ranked.enumerated() where taken[i] { shown[entry.section].append(i) }
         if !options.groupsSections {
             // One list in rank order.
             return [shown.flatMap { $0 }.sorted()]
