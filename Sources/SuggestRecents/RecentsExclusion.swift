@@ -1,0 +1,56 @@
+public import SuggestCore
+
+/// Searches that are never remembered: too short, or matching a pattern (a password typed into the wrong field,
+/// a card number, an address).
+///
+/// Patterns are Swift `Regex` syntax, matched case-insensitively anywhere in the search's text and in each token's
+/// value (anchor them with `^…$` to match the whole text). Searches stored before a rule was added are forgotten
+/// when the provider loads them, and removed from the store at its next write.
+public struct RecentsExclusion: Hashable, Sendable {
+    /// A pattern that is not a valid regular expression.
+    public struct PatternError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The pattern's position in ``RecentsExclusion/patterns``.
+        public var index: Int
+        public var pattern: String
+        /// The regular expression parser's message.
+        public var message: String
+
+        public var description: String { "invalid pattern \"\(pattern)\": \(message)" }
+    }
+
+    /// Searches whose text (trimmed) has fewer characters than this are not remembered, unless they have tokens.
+    public var minimumLength: Int
+    /// Regular expressions; a search matching any of them is not remembered.
+    public let patterns: [String]
+
+    /// - Throws: ``PatternError`` for the first pattern that does not compile.
+    public init(minimumLength: Int = 1, patterns: [String] = []) throws(PatternError) {
+        self.minimumLength = minimumLength
+        self.patterns = patterns
+        for (index, pattern) in patterns.enumerated() {
+            do {
+                _ = try Regex(pattern)
+            } catch {
+                throw PatternError(index: index, pattern: pattern, message: "\(error)")
+            }
+        }
+    }
+
+    /// No exclusion beyond empty searches.
+    public static let none = try! RecentsExclusion()
+
+    /// Whether `query` (already in its display form) must not be remembered. An empty search never is.
+    public func excludes(_ query: SearchQuery) -> Bool {
+        if query.text.isEmpty && query.tokens.isEmpty { return true }
+        if query.tokens.isEmpty && query.text.count < minimumLength { return true }
+        guard !patterns.isEmpty else { return false }
+        // `Regex` is not `Sendable`, so the patterns are kept as text and compiled per recorded search (a submit,
+        // not a keystroke); they were validated in `init`.
+        for pattern in patterns {
+            guard let regex = try? Regex(pattern).ignoresCase() else { continue }
+            if query.text.firstMatch(of: regex) != nil { return true }
+            for token in query.tokens where token.value.firstMatch(of: regex) != nil { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import SuggestCore
+
+/// The remembered searches as plain values: dedupe by key, frecency, the changes, eviction. No locks, no I/O
+/// (``RecentsProvider`` holds one behind a `Mutex`; stores merge with one).
+struct RecentsLedger: Sendable {
+    /// One search with what matching and ranking need.
+    struct Entry: Sendable {
+        var search: RecentSearch
+        /// The folded title, for matching.
+        var text: NormalizedText
+        /// `log2(score) + lastUsed / halfLife`: orders entries by frecency at any moment, without a clock.
+        var rankKey: Double
+    }
+
+    /// Half-life of a use, in seconds.
+    let halfLife: Double
+    private(set) var entries: [String: Entry] = [:]
+
+    init(halfLife: Double) {
+        self.halfLife = halfLife
+    }
+
+    /// A ledger holding `searches`; duplicates (same key) are merged.
+    init(_ searches: [RecentSearch], halfLife: Double) {
+        self.halfLife = halfLife
+        for search in searches { add(search) }
+    }
+
+    var count: Int { entries.count }
+
+    /// The searches, most recently used first (ties: by key, so the order is stable).
+    var searches: [RecentSearch] {
+        entries.sorted { a, b in
+            if a.value.search.lastUsed != b.value.search.lastUsed {
+                return a.value.search.lastUsed > b.value.search.lastUsed
+            }
+            return a.key < b.key
+        }.map(\.value.search)
+    }
+
+    /// Entries by frecency, best first (ties: more recent first, then by key).
+    var entriesByRank: [(key: String, entry: Entry)] {
+        entries.map { (key: $0.key, entry: $0.value) }.sorted { a, b in
+            if a.entry.rankKey != b.entry.rankKey { return a.entry.rankKey > b.entry.rankKey }
+            if a.entry.search.lastUsed != b.entry.search.lastUsed {
+                return a.entry.search.lastUsed > b.entry.search.lastUsed
+            }
+            return a.key < b.key
+        }
+    }
+
+    func rankKey(_ search: RecentSearch) -> Double {
+        let score = search.score > 0 ? search.score : .leastNonzeroMagnitude
+        return log2(score) + search.lastUsed.timeIntervalSince1970 / halfLife
+    }
+
+    /// Adds `search` (one or more uses), merging it into the entry with the same key: uses add up, scores add up
+    /// after decaying the older to the newer's time, the newest display form wins.
+    mutating func add(_ search: RecentSearch) {
+        let key = search.key
+        guard var existing = entries[key]?.search else {
+            entries[key] = Entry(search: search, text: NormalizedText(search.title), rankKey: rankKey(search))
+            return
+        }
+        let newer = search.lastUsed >= existing.lastUsed
+        let gap = abs(search.lastUsed.timeIntervalSince(existing.lastUsed))
+        let decay = exp2(-gap / halfLife)
+        existing.score = newer ? existing.score * decay + search.score : existing.score + search.score * decay
+        existing.uses += search.uses
+        existing.firstUsed = min(existing.firstUsed, search.firstUsed)
+        if newer {
+            existing.lastUsed = search.lastUsed
+            existing.query = search.query
+        }
+        let text = newer && existing.title != entries[key]!.search.title ? NormalizedText(existing.title) : entries[key]!.text
+        entries[key] = Entry(search: existing, text: text, rankKey: rankKey(existing))
+    }
+
+    mutating func apply(_ change: RecentsChange) {
+        switch change {
+        case .record(let search):
+            add(search)
+        case .remove(let key, let date):
+            if let entry = entries[key], entry.search.lastUsed <= date { entries[key] = nil }
+        case .clear(let date):
+            entries = entries.filter { $0.value.search.lastUsed > date }
+        }
+    }
+
+    mutating func apply(_ changes: some Sequence<RecentsChange>) {
+        for change in changes { apply(change) }
+    }
+
+    /// Forgets the searches `exclusion` rejects (rules added after they were stored, or another process's).
+    mutating func remove(excludedBy exclusion: RecentsExclusion) {
+        guard exclusion.minimumLength > 1 || !exclusion.patterns.isEmpty else { return }
+        entries = entries.filter { !exclusion.excludes($0.value.search.query) }
+    }
+
+    /// Keeps the `capacity` most valuable searches by frecency (recency and frequency).
+    mutating func evict(toCapacity capacity: Int) {
+        guard entries.count > capacity else { return }
+        for (key, _) in entriesByRank.dropFirst(capacity) { entries[key] = nil }
+    }
+}

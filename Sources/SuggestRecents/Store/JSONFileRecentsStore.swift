@@ -1,0 +1,257 @@
+import Foundation
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Keeps searches in a JSON file (`"store": "recents.json"`): versioned, written atomically, shared safely.
+///
+/// - **Atomic:** every write goes to a temporary file next to it (`recents.json.tmp-…`), which is flushed to disk
+///   (`fsync`) and renamed over the file. A crash leaves the old file or the new one, never a torn one; stale
+///   temporary files are removed by the next write.
+/// - **Shared:** writes happen under an advisory lock (`flock` on `recents.json.lock`), and each one re-reads the
+///   file and merges its changes into it, so two processes (or two engines) using one file add up instead of
+///   overwriting each other.
+/// - **Unreadable file:** it is renamed to `recents.json.corrupt-<UTC timestamp>` (never overwritten or deleted) and
+///   reported; the store starts empty. A file from a newer format version is left alone and not written to.
+/// - **Private:** files are created with mode 0600.
+public final class JSONFileRecentsStore: RecentsStore {
+    /// The file format version this build writes (and the newest it reads).
+    public static let formatVersion = 1
+
+    /// The file's path.
+    public let path: String
+    var lockPath: String { path + ".lock" }
+
+    /// Set when the file must not be written (a newer format version, or an unreadable file that could not be moved).
+    private let readOnlyReason = Locked<String?>(nil)
+    /// For tests: a write stops after this many bytes of the temporary file, as if the process died there.
+    let crashAfterBytes: Int?
+
+    /// A store for the file at `path` (created on the first write; its folder must exist).
+    public convenience init(path: String) {
+        self.init(path: path, crashAfterBytes: nil)
+    }
+
+    init(path: String, crashAfterBytes: Int?) {
+        self.path = path
+        self.crashAfterBytes = crashAfterBytes
+    }
+
+    public func load() throws -> [RecentSearch] {
+        try withFileLock {
+            let (searches, problem) = try readForUpdate()
+            if let problem { throw problem }
+            return searches ?? []
+        }
+    }
+
+    public func commit(
+        _ changes: [RecentsChange],
+        merge: ([RecentSearch]?) throws -> [RecentSearch]
+    ) throws -> [RecentSearch] {
+        if let reason = readOnlyReason.withLock({ $0 }) { throw RecentsStoreError.readOnly(path: path, reason: reason) }
+        return try withFileLock {
+            let (stored, problem) = try readForUpdate()
+            if let problem, !problem.isCorrupt || problem.movedTo == nil { throw problem }
+            let merged = try merge(stored)
+            removeStaleTemporaryFiles()
+            try write(RecentsFile.encode(merged))
+            return merged
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads the file under the lock. Missing: `[]`. Unreadable: moved aside, `nil` and a corrupt error. Newer
+    /// version: the store turns read-only, `nil` and the error.
+    private func readForUpdate() throws -> ([RecentSearch]?, RecentsStoreError?) {
+        let data: Data
+        switch readFile() {
+        case .missing:
+            return ([], nil)
+        case .failed(let code, let text):
+            if code == EACCES || code == EISDIR || code == EIO {
+                return (nil, moveAside(reason: text))
+            }
+            throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
+        case .data(let bytes):
+            data = bytes
+        }
+        do {
+            return (try RecentsFile.decode(data), nil)
+        } catch {
+            switch error {
+            case .newerVersion(let version):
+                let problem = RecentsStoreError.unsupportedVersion(version, path: path)
+                readOnlyReason.withLock { $0 = problem.description }
+                return (nil, problem)
+            case .corrupt(let reason):
+                return (nil, moveAside(reason: reason))
+            }
+        }
+    }
+
+    private enum ReadResult {
+        case missing
+        case data(Data)
+        case failed(Int32, String)
+    }
+
+    private func readFile() -> ReadResult {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            return code == ENOENT ? .missing : .failed(code, Self.errorText(code))
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                return .failed(code, Self.errorText(code))
+            }
+            if n == 0 { break }
+            data.append(contentsOf: buffer[0..<n])
+        }
+        return .data(data)
+    }
+
+    /// Renames the unreadable file to `<path>.corrupt-<timestamp>`; if that fails, the store turns read-only.
+    private func moveAside(reason: String) -> RecentsStoreError {
+        let stamp = Self.timestamp(Date())
+        var target = "\(path).corrupt-\(stamp)"
+        var n = 2
+        while access(target, F_OK) == 0 {
+            target = "\(path).corrupt-\(stamp)-\(n)"
+            n += 1
+        }
+        if rename(path, target) == 0 {
+            syncDirectory()
+            return .corrupt(path: path, movedTo: target, reason: reason)
+        }
+        let problem = RecentsStoreError.corrupt(path: path, movedTo: nil, reason: reason)
+        readOnlyReason.withLock { $0 = problem.description }
+        return problem
+    }
+
+    // MARK: Writing
+
+    private static let temporaryCounter = Atomic<Int>(0)
+
+    /// Writes `data` to a temporary file, flushes it, and renames it over the file.
+    private func write(_ data: Data) throws {
+        let serial = Self.temporaryCounter.wrappingAdd(1, ordering: .relaxed).oldValue
+        let temporary = "\(path).tmp-\(getpid())-\(serial)"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError("create \(temporary)") }
+        var length = data.count
+        if let crashAfterBytes { length = min(length, crashAfterBytes) }
+        let written = data.withUnsafeBytes { raw -> Int in
+            var offset = 0
+            while offset < length {
+                let n = Glue.write(fd, raw.baseAddress! + offset, length - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return -1
+                }
+                offset += n
+            }
+            return offset
+        }
+        if crashAfterBytes != nil {
+            // As if the process died here: the partial temporary file stays, the file is untouched.
+            close(fd)
+            throw RecentsStoreError(.simulatedCrash, path: path, reason: "stopped after \(written) bytes")
+        }
+        guard written == length, fsync(fd) == 0 else {
+            let error = ioError("write \(temporary)")
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let error = ioError("rename \(temporary)")
+            unlink(temporary)
+            throw error
+        }
+        syncDirectory()
+    }
+
+    /// Temporary files left by a writer that died. Only called under the lock, when no other writer is active.
+    private func removeStaleTemporaryFiles() {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let prefix = url.lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            unlink(folder + "/" + name)
+        }
+    }
+
+    /// Makes a rename durable.
+    private func syncDirectory() {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(folder, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    // MARK: Locking
+
+    /// Runs `body` holding an exclusive `flock` on `<path>.lock`. `flock` locks belong to the open file, so two
+    /// stores in one process exclude each other as two processes do.
+    private func withFileLock<T>(_ body: () throws -> T) throws -> T {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError("open lock file \(lockPath)") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw ioError("lock \(lockPath)") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: Helpers
+
+    private func ioError(_ operation: String) -> RecentsStoreError {
+        let code = errno
+        return .io(operation, path: path, errno: code, reason: Self.errorText(code))
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// `20261122T023600Z`
+    static func timestamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ v: Int?) -> String { v.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(c.year ?? 0)\(two(c.month))\(two(c.day))T\(two(c.hour))\(two(c.minute))\(two(c.second))Z"
+    }
+}
+
+/// The C `write`, which the store's own `write(_:)` method shadows.
+private enum Glue {
+    static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Darwin)
+        Darwin.write(fd, buffer, count)
+        #elseif canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #else
+        Musl.write(fd, buffer, count)
+        #endif
+    }
+}

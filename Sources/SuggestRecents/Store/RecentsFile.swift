@@ -1,0 +1,114 @@
+import Foundation
+import SuggestCore
+
+/// The JSON file format of ``JSONFileRecentsStore`` (version 1):
+///
+/// ```json
+/// { "version": 1,
+///   "entries": [ { "text": "Python", "tokens": [ { "kind": "from", "value": "alice", "display": "From: alice" } ],
+///                  "scope": "Docs", "uses": 3, "score": 2.4,
+///                  "firstUsed": 1795308000.0, "lastUsed": 1795394400.0 } ] }
+/// ```
+/// Times are seconds since 1970 (UTC); `score` is the frecency at `lastUsed`.
+struct RecentsFile: Codable {
+    struct Header: Decodable {
+        var version: Int
+    }
+
+    struct Entry: Codable {
+        var text: String
+        var tokens: [SearchToken]?
+        var scope: String?
+        var uses: Int
+        var score: Double
+        var firstUsed: Double
+        var lastUsed: Double
+    }
+
+    var version: Int
+    var entries: [Entry]
+
+    init(_ searches: [RecentSearch]) {
+        version = JSONFileRecentsStore.formatVersion
+        entries = searches.map { search in
+            Entry(
+                text: search.query.text,
+                tokens: search.query.tokens.isEmpty ? nil : search.query.tokens,
+                scope: search.query.scope?.name,
+                uses: search.uses,
+                score: search.score,
+                firstUsed: search.firstUsed.timeIntervalSince1970,
+                lastUsed: search.lastUsed.timeIntervalSince1970
+            )
+        }
+    }
+
+    /// What can go wrong reading a file.
+    enum Problem: Error {
+        case corrupt(String)
+        case newerVersion(Int)
+    }
+
+    /// Decodes and checks a file's bytes.
+    static func decode(_ data: Data) throws(Problem) -> [RecentSearch] {
+        let decoder = JSONDecoder()
+        let header: Header
+        do {
+            header = try decoder.decode(Header.self, from: data)
+        } catch {
+            throw .corrupt(describe(error))
+        }
+        if header.version > JSONFileRecentsStore.formatVersion { throw .newerVersion(header.version) }
+        guard header.version >= 1 else { throw .corrupt("unknown file format version \(header.version)") }
+        let file: RecentsFile
+        do {
+            file = try decoder.decode(RecentsFile.self, from: data)
+        } catch {
+            throw .corrupt(describe(error))
+        }
+        var searches: [RecentSearch] = []
+        searches.reserveCapacity(file.entries.count)
+        for (i, entry) in file.entries.enumerated() {
+            guard entry.uses >= 1, entry.score.isFinite, entry.score > 0, entry.firstUsed.isFinite,
+                entry.lastUsed.isFinite, entry.firstUsed <= entry.lastUsed
+            else {
+                throw .corrupt("entries[\(i)]: uses, score or times out of range")
+            }
+            guard !entry.text.isEmpty || !(entry.tokens ?? []).isEmpty else {
+                throw .corrupt("entries[\(i)]: neither text nor tokens")
+            }
+            searches.append(
+                RecentSearch(
+                    query: SearchQuery(text: entry.text, tokens: entry.tokens ?? [], scope: entry.scope.map { SearchScope($0) }),
+                    firstUsed: Date(timeIntervalSince1970: entry.firstUsed),
+                    lastUsed: Date(timeIntervalSince1970: entry.lastUsed),
+                    uses: entry.uses,
+                    score: entry.score
+                )
+            )
+        }
+        return searches
+    }
+
+    static func encode(_ searches: [RecentSearch]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = try encoder.encode(RecentsFile(searches))
+        data.append(0x0A)
+        return data
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not valid JSON" : "\(path): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            let path = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
+            return "missing \(path)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// Why a ``RecentsStore`` could not read or write.
+public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    enum Code: Hashable, Sendable {
+        case corrupt(movedTo: String?)
+        case unsupportedVersion(Int)
+        case readOnly
+        case io(operation: String, errno: Int32)
+        case simulatedCrash
+    }
+
+    let code: Code
+    /// The file (or store) at fault.
+    public let path: String
+    /// Details: the decoder's message, the system's error text.
+    public let reason: String
+
+    init(_ code: Code, path: String, reason: String) {
+        self.code = code
+        self.path = path
+        self.reason = reason
+    }
+
+    /// The stored searches could not be decoded; the unreadable file was renamed to `movedTo` (nil if that failed
+    /// too, in which case the store no longer writes to it).
+    public static func corrupt(path: String, movedTo: String?, reason: String) -> RecentsStoreError {
+        RecentsStoreError(.corrupt(movedTo: movedTo), path: path, reason: reason)
+    }
+
+    /// The file was written by a newer version of swift-suggest; it is left alone and not written to.
+    public static func unsupportedVersion(_ version: Int, path: String) -> RecentsStoreError {
+        RecentsStoreError(.unsupportedVersion(version), path: path, reason: "file format version \(version)")
+    }
+
+    /// The store refuses to write (after an unsupported version, or a file it could not move aside).
+    public static func readOnly(path: String, reason: String) -> RecentsStoreError {
+        RecentsStoreError(.readOnly, path: path, reason: reason)
+    }
+
+    /// A system call failed.
+    public static func io(_ operation: String, path: String, errno: Int32, reason: String) -> RecentsStoreError {
+        RecentsStoreError(.io(operation: operation, errno: errno), path: path, reason: reason)
+    }
+
+    /// Whether this error says the file was unreadable (and moved aside).
+    public var isCorrupt: Bool {
+        if case .corrupt = code { return true }
+        return false
+    }
+
+    /// Where the unreadable file was moved, for ``isCorrupt`` errors.
+    public var movedTo: String? {
+        if case .corrupt(let movedTo) = code { return movedTo }
+        return nil
+    }
+
+    public var description: String {
+        switch code {
+        case .corrupt(let movedTo?):
+            "\(path) is unreadable (\(reason)); it was kept as \(movedTo) and a new one started"
+        case .corrupt(nil):
+            "\(path) is unreadable (\(reason)) and could not be moved aside; it is left alone and not written"
+        case .unsupportedVersion(let version):
+            "\(path) has file format version \(version), newer than this build reads (\(JSONFileRecentsStore.formatVersion)); it is left alone and not written"
+        case .readOnly:
+            "\(path) is not written: \(reason)"
+        case .io(let operation, _):
+            "\(path): \(operation) failed: \(reason)"
+        case .simulatedCrash:
+            "\(path): simulated crash during a write"
+        }
+    }
+}

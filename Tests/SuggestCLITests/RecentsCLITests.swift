@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+
+/// `suggest batch` learning recent searches into a store file, and `suggest recents list|remove|clear`.
+struct RecentsCLITests {
+    let folder: String
+    let config: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "suggest-recents-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        config = folder + "/app.suggest.json"
+        try Data(
+            """
+            { "version": 1, "limit": 8,
+              "providers": [
+                { "type": "recent", "id": "history", "store": "recents.json", "capacity": 5000 },
+                { "type": "static", "id": "fruits", "items": [ { "title": "Apple" }, { "title": "Apricot" } ] } ] }
+            """.utf8
+        ).write(to: URL(fileURLWithPath: config))
+    }
+
+    var storePath: String { folder + "/recents.json" }
+
+    func batch(_ lines: [String]) throws -> CLIRunner.Output {
+        try CLIRunner.run(["batch", "--config", config], lines: lines)
+    }
+
+    @Test func batchRemembersSubmittedSearchesAcrossRuns() throws {
+        let first = try batch([#"{"submit":"apple pie"}"#, #"{"submit":"  Apricot   jam "}"#])
+        #expect(first.status == 0)
+        #expect(first.lines == [#"{"submitted":"apple pie"}"#, #"{"submitted":"  Apricot   jam "}"#])
+
+        let second = try batch([#"{"text":""}"#, #"{"text":"ap"}"#])
+        #expect(second.status == 0)
+        let empty = try #require(try CLIRunner.json(second.lines[0])["suggestions"] as? [[String: Any]])
+        #expect(empty.map { $0["text"] as? String } == ["Apricot jam", "apple pie"])
+        #expect(empty.allSatisfy { $0["section"] as? String == "Recent" && $0["systemImage"] as? String == "clock" })
+        #expect(empty.allSatisfy { $0["provider"] as? String == "history" })
+        let typing = try #require(try CLIRunner.json(second.lines[1])["suggestions"] as? [[String: Any]])
+        #expect(typing.filter { $0["section"] as? String == "Recent" }.count == 2)
+        #expect(typing.contains { $0["text"] as? String == "Apricot" && $0["section"] as? String == "Suggestions" })
+    }
+
+    @Test func batchRemembersTokens() throws {
+        let output = try batch([
+            #"{"submit":"notes","tokens":[{"kind":"from","value":"alice","display":"From: alice"}]}"#,
+            #"{"text":"no"}"#,
+        ])
+        let suggestion = try #require((try CLIRunner.json(output.lines[1])["suggestions"] as? [[String: Any]])?.first)
+        #expect(suggestion["text"] as? String == "notes")
+        #expect(suggestion["subtitle"] as? String == "From: alice")
+        let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+        let entry = try CLIRunner.json(try #require(list.lines.first))
+        #expect((entry["tokens"] as? [[String: String]])?.first?["value"] == "alice")
+    }
+
+    @Test func batchRemembersSelectionsWhenConfigured() throws {
+        let selecting = folder + "/select.suggest.json"
+        try Data(
+            """
+            { "version": 1, "providers": [
+                { "type": "recent", "store": "selected.json", "recordSelections": true },
+                { "type": "static", "items": [ { "title": "Apricot" } ] } ] }
+            """.utf8
+        ).write(to: URL(fileURLWithPath: selecting))
+        let output = try CLIRunner.run(
+            ["batch", "--config", selecting],
+            lines: [#"{"text":"apr"}"#, #"{"select":"Apricot"}"#, #"{"text":""}"#]
+        )
+        #expect(output.lines[1] == #"{"selected":"Apricot"}"#)
+        let empty = try #require(try CLIRunner.json(output.lines[2])["suggestions"] as? [[String: Any]])
+        #expect(empty.map { $0["text"] as? String } == ["Apricot"])
+        #expect(empty.first?["section"] as? String == "Recent")
+
+        // Without recordSelections (the default), a selection is not a search.
+        let plain = try batch([#"{"text":"apr"}"#, #"{"select":"Apricot"}"#, #"{"text":""}"#])
+        #expect((try CLIRunner.json(plain.lines[2])["suggestions"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func listRemoveAndClear() throws {
+        _ = try batch([#"{"submit":"first"}"#, #"{"submit":"Second"}"#, #"{"submit":"second"}"#, #"{"submit":"third"}"#])
+
+        let list = try CLIRunner.run(["recents", "list", "--config", config])
+        #expect(list.status == 0)
+        #expect(list.lines.map { String($0.split(separator: " ", maxSplits: 1)[0]) } == ["third", "second", "first"])
+        #expect(list.lines[1].contains("2 uses"))
+
+        let json = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+        let entries = try json.lines.map(CLIRunner.json)
+        #expect(entries.map { $0["text"] as? String } == ["third", "second", "first"])
+        #expect(entries[1]["uses"] as? Int == 2)
+        #expect((entries[0]["lastUsed"] as? String)?.hasSuffix("Z") == true)
+
+        let removed = try CLIRunner.run(["recents", "remove", "SECOND", "--config", config])
+        #expect(removed.status == 0)
+        #expect(removed.stdout == "removed \"SECOND\"\n")
+        let missing = try CLIRunner.run(["recents", "remove", "second", "--config", config])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no recent search \"second\""))
+        #expect(try CLIRunner.run(["recents", "list", "--config", config]).lines.count == 2)
+
+        let cleared = try CLIRunner.run(["recents", "clear", "--config", config])
+        #expect(cleared.status == 0)
+        #expect(cleared.stdout == "cleared 2 recent searches\n")
+        #expect(try CLIRunner.run(["recents", "list", "--config", config]).stdout.isEmpty)
+    }
+
+    @Test func aConfigurationWithoutAStoreIsAClearError() throws {
+        let memory = folder + "/memory.suggest.json"
+        try Data(#"{ "version": 1, "providers": [ { "type": "recent" } ] }"#.utf8).write(to: URL(fileURLWithPath: memory))
+        let output = try CLIRunner.run(["recents", "list", "--config", memory])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("keeps its searches in memory only"))
+
+        let none = folder + "/none.suggest.json"
+        try Data(#"{ "version": 1, "providers": [ { "type": "static", "items": [] } ] }"#.utf8)
+            .write(to: URL(fileURLWithPath: none))
+        let noProvider = try CLIRunner.run(["recents", "clear", "--config", none])
+        #expect(noProvider.status == 1)
+        #expect(noProvider.stderr.contains("has no provider of type \"recent\""))
+    }
+
+    @Test func aCorruptStoreIsReportedAndKeptAside() throws {
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: storePath))
+        let output = try batch([#"{"text":""}"#, #"{"submit":"after"}"#, #"{"text":""}"#])
+        let notes = try #require(try CLIRunner.json(output.lines[0])["notes"] as? [String])
+        #expect(notes.count == 1)
+        #expect(notes[0].hasPrefix("history: could not read recent searches: "))
+        #expect(notes[0].contains("recents.json.corrupt-"))
+        #expect(try CLIRunner.json(output.lines[2])["notes"] == nil, "a new store has been saved since")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let aside = try #require(names.first { $0.hasPrefix("recents.json.corrupt-") })
+        #expect(try String(contentsOfFile: folder + "/" + aside, encoding: .utf8) == "{ not json")
+        #expect(try CLIRunner.run(["recents", "list", "--config", config]).lines.first?.hasPrefix("after") == true)
+    }
+
+    @Test func twoProcessesSharingOneStoreMerge() throws {
+        let a = try BatchProcess(config: config)
+        let b = try BatchProcess(config: config)
+        for i in 0..<20 {
+            #expect(try a.send(#"{"submit":"from a \#(i)"}"#) != nil)
+            #expect(try b.send(#"{"submit":"from b \#(i)"}"#) != nil)
+            #expect(try a.send(#"{"submit":"shared"}"#) != nil)
+        }
+        #expect(a.close() == 0)
+        #expect(b.close() == 0)
+        let entries = try CLIRunner.run(["recents", "list", "--config", config, "--json"]).lines.map(CLIRunner.json)
+        #expect(entries.count == 41)
+        #expect(entries.first { $0["text"] as? String == "shared" }?["uses"] as? Int == 20)
+    }
+
+    @Test func killingAWriterInTheMiddleOfAWriteLeavesAWholeFile() throws {
+        // Large writes (thousands of searches) so that a write takes a while.
+        var lines: [String] = []
+        for i in 0..<3000 { lines.append(#"{"submit":"search number \#(i) with some words to make the file bigger"}"#) }
+        let inputPath = folder + "/input.jsonl"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: inputPath))
+        #expect(try batch([#"{"submit":"the first version"}"#]).status == 0)
+        var killedMidWrite = 0
+        for round in 0..<6 {
+            let process = Process()
+            process.executableURL = CLIRunner.executable
+            process.arguments = ["batch", "--config", config]
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath))
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Let it write a few versions, then kill it as soon as a temporary file shows up: mid-write.
+            Thread.sleep(forTimeInterval: 0.1 + 0.05 * Double(round))
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                if names.contains(where: { $0.contains(".tmp-") }) { break }
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            // A temporary file left behind means the kill landed between its creation and the rename.
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".tmp-") }
+            if !left.isEmpty { killedMidWrite += 1 }
+            // Whatever the moment, the store is a whole version.
+            let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+            #expect(list.status == 0)
+            #expect(!list.stderr.contains("unreadable"), "round \(round): \(list.stderr)")
+            #expect(list.lines.count > 0)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        #expect(!names.contains { $0.contains("corrupt") })
+        #expect(killedMidWrite >= 3, "only \(killedMidWrite) of 6 kills landed in the middle of a write")
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+import Synchronization
+import Testing
+import SuggestCore
+@testable import SuggestRecents
+
+struct JSONFileRecentsStoreTests {
+    let folder = makeTemporaryFolder()
+    let clock = TestClock()
+    var path: String { folder + "/recents.json" }
+
+    func makeProvider(_ store: (any RecentsStore)? = nil, capacity: Int = 100) -> RecentsProvider {
+        RecentsProvider(store: store ?? JSONFileRecentsStore(path: path), options: .init(capacity: capacity), now: clock.now)
+    }
+
+    func fileTexts() throws -> [String] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try RecentsFile.decode(data).map(\.query.text).sorted()
+    }
+
+    @Test func savesAVersionedFileAndReadsItBack() throws {
+        let provider = makeProvider()
+        let tag = SearchToken(kind: "tag", value: "swift", display: "Swift")
+        provider.record(SearchQuery(text: "Async Let", tokens: [tag], scope: "Docs"))
+        clock.advance(seconds: 10)
+        provider.record("async let")
+        provider.record("mutex")
+        #expect(provider.saveProblem == nil)
+
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+        #expect(json["version"] as? Int == 1)
+        #expect((json["entries"] as? [Any])?.count == 3)
+
+        let reloaded = makeProvider()
+        #expect(reloaded.loadProblem == nil)
+        #expect(reloaded.searches == provider.searches)
+        #expect(reloaded.searches.first { !$0.query.tokens.isEmpty }?.query
+            == SearchQuery(text: "Async Let", tokens: [tag], scope: "Docs"))
+        #expect(reloaded.searches.first { $0.query.text == "async let" }?.uses == 1)
+    }
+
+    @Test func theFileIsPrivate() throws {
+        makeProvider().record("secret")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func removeAndClearAreSaved() throws {
+        let provider = makeProvider()
+        provider.record("a")
+        provider.record("b")
+        provider.remove("a")
+        #expect(try fileTexts() == ["b"])
+        provider.clear()
+        #expect(try fileTexts() == [])
+        #expect(makeProvider().searches.isEmpty)
+    }
+
+    @Test func capacityAppliesToTheFile() throws {
+        let provider = makeProvider(capacity: 2)
+        for text in ["a", "b", "c"] {
+            provider.record(SearchQuery(text: text))
+            clock.advance(seconds: 60)
+        }
+        #expect(try fileTexts() == ["b", "c"])
+    }
+
+    @Test func searchesAnExclusionAddedLaterRejectsAreForgotten() throws {
+        let plain = makeProvider()
+        plain.record("4111111111111111")
+        plain.record("ok")
+        let strict = RecentsProvider(
+            store: JSONFileRecentsStore(path: path),
+            options: .init(exclusion: try RecentsExclusion(patterns: [#"^\d{12,19}$"#])),
+            now: clock.now
+        )
+        #expect(strict.searches.map(\.query.text) == ["ok"])
+        strict.record("more")
+        #expect(try fileTexts() == ["more", "ok"], "purged from the file at the next write")
+    }
+
+    // MARK: Crashes
+
+    @Test func aCrashInTheMiddleOfAWriteLeavesTheOldVersion() throws {
+        makeProvider().record("old search")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        // The process "dies" after writing 20 bytes of the new version to its temporary file.
+        let crashing = makeProvider(JSONFileRecentsStore(path: path, crashAfterBytes: 20))
+        crashing.record("new search")
+        #expect(crashing.saveProblem?.contains("simulated crash") == true)
+        let leftovers = files(in: folder).filter { $0.hasPrefix("recents.json.tmp-") }
+        #expect(leftovers.count == 1)
+        let partial = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + leftovers[0]))
+        #expect(partial.count == 20)
+        #expect(throws: (any Error).self) { try RecentsFile.decode(partial) }
+
+        // The file is still the old version, whole.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let reader = makeProvider()
+        #expect(reader.loadProblem == nil)
+        #expect(reader.searches.map(\.query.text) == ["old search"])
+
+        // The next write produces the new version and removes the dead writer's temporary file.
+        reader.record("newer search")
+        #expect(try fileTexts() == ["newer search", "old search"])
+        #expect(files(in: folder).filter { $0.hasPrefix("recents.json.tmp-") }.isEmpty)
+    }
+
+    @Test func aCrashAtAnyByteLeavesTheOldOrTheNewVersion() throws {
+        let provider = makeProvider()
+        provider.record("first")
+        let size = try Data(contentsOf: URL(fileURLWithPath: path)).count + 40
+        for cut in stride(from: 0, through: size, by: 7) {
+            let crashing = makeProvider(JSONFileRecentsStore(path: path, crashAfterBytes: cut))
+            crashing.record(SearchQuery(text: "second \(cut)"))
+            let texts = try fileTexts()
+            #expect(texts == ["first"], "cut at \(cut)")
+        }
+    }
+
+    // MARK: Corrupt and unreadable files
+
+    @Test func aCorruptFileIsKeptAsideReportedAndReplaced() throws {
+        let garbage = Data("{\"version\": 1, \"entries\": [ {\"text\": \"tru".utf8)
+        try garbage.write(to: URL(fileURLWithPath: path))
+
+        let provider = makeProvider()
+        #expect(provider.searches.isEmpty)
+        let problem = try #require(provider.loadProblem)
+        #expect(problem.contains("unreadable"))
+        let aside = files(in: folder).filter { $0.hasPrefix("recents.json.corrupt-") }
+        #expect(aside.count == 1)
+        #expect(problem.contains(aside[0]))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == garbage, "kept byte for byte")
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        // The keystroke's diagnostics say so, until the store has been saved again.
+        let engine = SuggestionEngine(slots: [ProviderSlot(provider, section: "Recent")])
+        let notes = engine.suggestions(for: "").diagnostics.notes
+        #expect(notes.count == 1)
+        #expect(notes.first?.hasPrefix("recent: could not read recent searches: ") == true)
+        #expect(notes.first?.contains(aside[0]) == true)
+
+        provider.record("fresh start")
+        #expect(try fileTexts() == ["fresh start"])
+        #expect(engine.suggestions(for: "").diagnostics.notes.isEmpty)
+        #expect(provider.loadProblem != nil, "still available to the app")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == garbage, "never overwritten")
+    }
+
+    @Test(arguments: [
+        "not json at all",
+        "",
+        "[1, 2, 3]",
+        #"{"version": 1}"#,
+        #"{"version": 1, "entries": [{"text": "x", "uses": 0, "score": 1, "firstUsed": 1, "lastUsed": 2}]}"#,
+        #"{"version": 1, "entries": [{"text": "x", "uses": 1, "score": -1, "firstUsed": 1, "lastUsed": 2}]}"#,
+        #"{"version": 0, "entries": []}"#,
+    ])
+    func everyKindOfCorruptionIsHandled(content: String) throws {
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        let provider = makeProvider()
+        #expect(provider.searches.isEmpty)
+        #expect(provider.loadProblem != nil)
+        #expect(files(in: folder).contains { $0.hasPrefix("recents.json.corrupt-") })
+    }
+
+    @Test func aFileCorruptedWhileRunningIsKeptAsideOnTheNextWrite() throws {
+        let provider = makeProvider()
+        provider.record("kept in memory")
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+        provider.record("another")
+        #expect(provider.saveProblem == nil)
+        #expect(try fileTexts() == ["another", "kept in memory"])
+        #expect(files(in: folder).contains { $0.hasPrefix("recents.json.corrupt-") })
+    }
+
+    @Test func twoCorruptFilesInTheSameSecondGetDistinctNames() throws {
+        for _ in 0..<2 {
+            try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
+            _ = makeProvider()
+        }
+        #expect(files(in: folder).filter { $0.hasPrefix("recents.json.corrupt-") }.count == 2)
+    }
+
+    @Test func aFileFromANewerVersionIsLeftAlone() throws {
+        let newer = Data(#"{"version": 2, "entries": [], "future": true}"#.utf8)
+        try newer.write(to: URL(fileURLWithPath: path))
+        let provider = makeProvider()
+        #expect(provider.loadProblem?.contains("version 2") == true)
+        provider.record("not saved")
+        #expect(provider.searches.count == 1, "kept in memory")
+        #expect(provider.saveProblem?.contains("not written") == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == newer)
+        #expect(!files(in: folder).contains { $0.hasPrefix("recents.json.corrupt-") })
+    }
+
+    // MARK: Sharing
+
+    @Test func twoEnginesSharingOneFileMergeInsteadOfOverwriting() throws {
+        let a = makeProvider()
+        let b = makeProvider()
+        let engineA = SuggestionEngine(slots: [ProviderSlot(a, section: "Recent")])
+        let engineB = SuggestionEngine(slots: [ProviderSlot(b, section: "Recent")])
+        engineA.submit("alpha")
+        clock.advance(seconds: 1)
+        engineB.submit("beta")
+        clock.advance(seconds: 1)
+        engineA.submit("gamma")
+        clock.advance(seconds: 1)
+        engineB.submit("Gamma")
+        #expect(try fileTexts() == ["Gamma", "alpha", "beta"])
+        // A learnt B's searches with its own last write; B with its own.
+        #expect(Set(a.searches.map(\.query.text)) == ["alpha", "beta", "gamma"])
+        #expect(Set(b.searches.map(\.query.text)) == ["alpha", "beta", "Gamma"])
+        try a.synchronize()
+        #expect(a.searches.first { $0.key == "gamma" }?.uses == 2)
+        #expect(engineA.suggestions(for: "").suggestions.map(\.title) == ["Gamma", "beta", "alpha"])
+
+        b.remove("alpha")
+        a.clear()
+        try b.synchronize()
+        #expect(b.searches.isEmpty)
+        #expect(try fileTexts() == [])
+    }
+
+    @Test func aClearKeepsSearchesAnotherProviderMadeAfterIt() throws {
+        let a = makeProvider()
+        // b's clock runs 5 seconds ahead: its search is newer than a's clear.
+        let b = RecentsProvider(store: JSONFileRecentsStore(path: path), now: { [clock] in clock.now().addingTimeInterval(5) })
+        a.record("before the clear")
+        b.record("after the clear")
+        a.clear()
+        #expect(a.searches.map(\.query.text) == ["after the clear"])
+        #expect(try fileTexts() == ["after the clear"])
+    }
+
+    @Test func writersInParallelNeverLoseAUseAndReadersNeverSeeATornFile() async throws {
+        let providers = (0..<4).map { _ in makeProvider() }
+        let path = self.path
+        let stop = Atomic<Bool>(false)
+        let reader = Task.detached { () -> Int in
+            var reads = 0
+            while !stop.load(ordering: .relaxed) {
+                if let data = FileManager.default.contents(atPath: path) {
+                    // Read without the lock, as another program might: always a whole version.
+                    _ = try RecentsFile.decode(data)
+                    reads += 1
+                }
+            }
+            return reads
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for (p, provider) in providers.enumerated() {
+                group.addTask {
+                    for i in 0..<25 { provider.record(SearchQuery(text: "query \((i + p) % 5)")) }
+                }
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        let reads = try await reader.value
+        #expect(reads > 0)
+        let stored = try RecentsFile.decode(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(stored.count == 5)
+        #expect(stored.map(\.uses).reduce(0, +) == 100)
+        #expect(providers.allSatisfy { $0.saveProblem == nil })
+    }
+}
