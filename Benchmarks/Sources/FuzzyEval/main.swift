@@ -1,0 +1,111 @@
+// FuzzyEval: our side of Benchmarks/Scripts/fuzzy-compare.sh and fuzzy-quality.sh.
+import Glibc
+//
+//   FuzzyEval DICTIONARY.tsv QUERIES.txt [--typing] [--limit N]
+//
+// Loads the dictionary, builds the fuzzy index (its time goes to standard error), then answers each query line
+// with one output line: `query<TAB>micros<TAB>suggestion 1<TAB>suggestion 2...` (the engine's ranked titles, at
+// most --limit, default 5). Cold by default: every query is a new typing session. With --typing, each query is
+// typed one character at a time in one session and `micros` lists every keystroke's time, comma-separated.
+import SuggestCore
+import SuggestFuzzy
+
+@main
+struct FuzzyEval {
+    static func main() throws {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var typing = false
+        var limit = 5
+        if let i = arguments.firstIndex(of: "--typing") {
+            typing = true
+            arguments.remove(at: i)
+        }
+        var fuzzyOptions = FuzzyOptions()
+        if let i = arguments.firstIndex(of: "--no-subsequence") {
+            fuzzyOptions.subsequence = false
+            arguments.remove(at: i)
+        }
+        if let i = arguments.firstIndex(of: "--exact-prefix"), i + 1 < arguments.count {
+            fuzzyOptions.exactPrefixLength = Int(arguments[i + 1]) ?? 0
+            arguments.removeSubrange(i...(i + 1))
+        }
+        if let i = arguments.firstIndex(of: "--whole-word-boost"), i + 1 < arguments.count {
+            fuzzyOptions.wholeWordBoost = Double(arguments[i + 1]) ?? 8
+            arguments.removeSubrange(i...(i + 1))
+        }
+        if let i = arguments.firstIndex(of: "--phrase-penalty"), i + 1 < arguments.count {
+            fuzzyOptions.phrasePenalty = Double(arguments[i + 1]) ?? 10
+            arguments.removeSubrange(i...(i + 1))
+        }
+        if let i = arguments.firstIndex(of: "--limit"), i + 1 < arguments.count {
+            limit = Int(arguments[i + 1]) ?? 5
+            arguments.removeSubrange(i...(i + 1))
+        }
+        guard arguments.count == 2 else {
+            print("usage: FuzzyEval DICTIONARY.tsv QUERIES.txt [--typing] [--limit N]")
+            return
+        }
+        let clock = ContinuousClock()
+        let loadStart = clock.now
+        let dictionary = try DictionaryLoader.load(path: arguments[0], lenient: true)
+        let loaded = clock.now
+        let index = FuzzyIndex(dictionary)
+        let built = clock.now
+        printError("loaded \(dictionary.count) entries in \(ms(loaded - loadStart)) ms; index built in \(ms(built - loaded)) ms")
+        let provider = try FuzzyProvider(index: index, options: fuzzyOptions)
+        var options = EngineOptions()
+        options.limit = limit
+        let engine = SuggestionEngine(slots: [ProviderSlot(provider)], options: options)
+        let queries = try readLines(arguments[1])
+        for query in queries where !query.isEmpty {
+            var session = TypingSession()
+            var times: [String] = []
+            var last: SuggestionResult? = nil
+            let steps: [String] =
+                typing ? (1...query.count).map { String(query.prefix($0)) } : [query]
+            for text in steps {
+                let start = clock.now
+                let result = engine.suggestions(for: SearchQuery(text: text), session: &session)
+                let elapsed = clock.now - start
+                times.append(micros(elapsed))
+                last = result
+            }
+            let titles = last?.suggestions.prefix(limit).map(\.title) ?? []
+            print(([query, times.joined(separator: ",")] + titles).joined(separator: "\t"))
+        }
+    }
+
+    static func ms(_ d: Duration) -> String {
+        let v = Double(d.components.seconds) * 1e3 + Double(d.components.attoseconds) / 1e15
+        return String(Int(v.rounded()))
+    }
+
+    static func micros(_ d: Duration) -> String {
+        let v = Double(d.components.seconds) * 1e6 + Double(d.components.attoseconds) / 1e12
+        return String((v * 10).rounded() / 10)
+    }
+
+    static func readLines(_ path: String) throws -> [String] {
+        guard let file = fopen(path, "r") else { throw EvalError(message: "cannot read \(path)") }
+        defer { fclose(file) }
+        var lines: [String] = []
+        var buffer: UnsafeMutablePointer<CChar>? = nil
+        var capacity = 0
+        while getline(&buffer, &capacity, file) > 0 {
+            var line = String(cString: buffer!)
+            while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+            lines.append(line)
+        }
+        free(buffer)
+        return lines
+    }
+
+    static func printError(_ text: String) {
+        var line = text + "\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+struct EvalError: Error {
+    var message: String
+}

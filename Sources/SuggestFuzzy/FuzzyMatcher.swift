@@ -1,0 +1,381 @@
+import HeapModule
+import SuggestCore
+
+/// One keystroke of ``FuzzyProvider``: the typo walk, the tiers, the subsequence scan, the candidates.
+struct FuzzyMatcher {
+    let index: FuzzyIndex
+    let options: FuzzyOptions
+    var candidates: [SuggestionCandidate] = []
+    var state: FuzzyState? = nil
+    /// Diagnostics: trie nodes visited, subsequence keys checked.
+    var visited = 0
+    var checked = 0
+
+    init(index: FuzzyIndex, options: FuzzyOptions) {
+        self.index = index
+        self.options = options
+    }
+
+    mutating func run(query: PreparedQuery, limit: Int, previous: FuzzyState?) {
+        let trimmed = Array(query.trimmed)
+        guard !trimmed.isEmpty else { return }
+        let scalars = Self.scalars(trimmed)
+        let wholeWord = !query.lastWordIsPartial
+        let queryWords = query.words.count
+        let scope = query.query.scope?.name
+        let index = self.index
+        let scopeIndex: UInt16? = scope.map { name in
+            index.dictionary.scopeNames.firstIndex(of: name).map { UInt16($0 + 1) } ?? UInt16.max
+        }
+        let allowed: (Int) -> Bool = { position in
+            guard let scopeIndex else { return true }
+            return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
+        }
+
+        // 1. Typo walk (or a plain prefix range for very long queries).
+        var newState = FuzzyState()
+        var typos = options.typos(forLength: scalars.count)
+        var pieces: [TypoHit]
+        var endings: [TypoHit] = []
+        // When the provider's own prefix matches already fill the limit, nothing of a lower tier can be shown
+        // (tiers rank first): skip the typo walk and the subsequence scan. Not with a scope (the prefix range
+        // may hold other scopes) nor with prefix matches off.
+        let prefix = index.prefixRange(trimmed)
+        let prefixFills = options.prefixMatches && scope == nil && !wholeWord && prefix.count >= limit
+        if prefixFills || scalars.count > options.maxTypoQueryLength {
+            typos = 0
+            let range = prefix
+            let lo = range.lowerBound
+            let hi = wholeWord ? lo + index.endingCount(lo, range.upperBound, trimmed.count) : range.upperBound
+            pieces = lo < hi ? [TypoHit(lo: Int32(lo), hi: Int32(hi), typos: 0, depth: Int32(trimmed.count))] : []
+        } else {
+            var search = TypoSearch(
+                index: index,
+                query: scalars,
+                maxTypos: typos,
+                transpositions: options.transpositions,
+                wholeWord: wholeWord,
+                exactPrefix: options.exactPrefixLength
+            )
+            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
+                previous.scalars.count + 1 == scalars.count, scalars.starts(with: previous.scalars)
+            {
+                let starts = restartNodes(oldHits)
+                if !starts.isEmpty { search.run(from: starts) }
+            } else {
+                search.run()
+            }
+            visited = search.visited
+            if !wholeWord {
+                newState.scalars = scalars
+                newState.typos = typos
+                newState.hits = search.hits
+            }
+            pieces = FuzzyIndex.disjointPieces(search.hits)
+            endings = search.endings
+        }
+        state = newState
+
+        // 2. Exact, prefix and typo tiers, each its own top `limit` by weight.
+        let exact = prefix
+        let exactEnd = exact.lowerBound + index.endingCount(exact.lowerBound, exact.upperBound, trimmed.count)
+        let exactRange = exact.lowerBound..<exactEnd
+        if options.prefixMatches {
+            index.forEachHeaviest(in: [exactRange], limit: limit, skip: { !allowed($0) }) { position, _ in
+                candidates.append(candidate(position, tier: .exact, typos: 0, matched: trimmed.count))
+            }
+        }
+        for t in 0...typos {
+            if t == 0 && !options.prefixMatches { continue }
+            let tier: MatchTier = t == 0 ? .prefix : .typos(t)
+            // Whole-word corrections first (typo tiers only): keys that end where the query's alignment ends.
+            var wholeRanges: [Range<Int>] = []
+            var wholeDepths: [Int] = []
+            if t > 0 {
+                for ending in endings where Int(ending.typos) == t {
+                    wholeRanges.append(Int(ending.lo)..<Int(ending.hi))
+                    wholeDepths.append(Int(ending.depth))
+                }
+                wholeRanges.sort { $0.lowerBound < $1.lowerBound }
+                index.forEachHeaviest(
+                    in: wholeRanges,
+                    limit: limit,
+                    // A key whose prefix needs fewer typos is offered in that better tier.
+                    skip: { Self.typos(at: $0, in: pieces) != t || !allowed($0) }
+                ) { position, k in
+                    var c = candidate(position, tier: tier, typos: t, matched: wholeDepths[k])
+                    c.popularity *= options.wholeWordBoost
+                    if index.wordCount(position) > queryWords { c.popularity /= options.phrasePenalty }
+                    candidates.append(c)
+                }
+            }
+            var ranges: [Range<Int>] = []
+            var depths: [Int] = []
+            for piece in pieces where Int(piece.typos) == t {
+                ranges.append(Int(piece.lo)..<Int(piece.hi))
+                depths.append(Int(piece.depth))
+            }
+            if ranges.isEmpty { continue }
+            // Completions: the heaviest, a phrase (a key of more words than the query) ranking as if
+            // `phrasePenalty` times less popular; pulled 4 × limit deep by weight, then re-ranked.
+            var pulled: [(position: Int, depth: Int, popularity: Double)] = []
+            let penalty = options.phrasePenalty
+            index.forEachHeaviest(
+                in: ranges,
+                limit: penalty > 1 ? limit * 4 : limit,
+                skip: { position in
+                    exactRange.contains(position) || !allowed(position)
+                        || Self.contains(wholeRanges, position)
+                }
+            ) { position, k in
+                var popularity = index.weights[position]
+                if penalty > 1 && index.wordCount(position) > queryWords { popularity /= penalty }
+                pulled.append((position, depths[k], popularity))
+            }
+            if penalty > 1 { pulled.sort { $0.popularity > $1.popularity } }
+            for p in pulled.prefix(limit) {
+                var c = candidate(p.position, tier: tier, typos: t, matched: p.depth)
+                c.popularity = p.popularity
+                candidates.append(c)
+            }
+        }
+
+        // 3. Subsequences.
+        guard options.subsequence, !prefixFills else { return }
+        let scorer = SubsequenceScorer(query: trimmed, original: query.text, smartCase: options.smartCase)
+        let patternLength = Self.scalars(scorer.pattern).count
+        guard patternLength >= options.subsequenceMinLength, patternLength <= options.subsequenceMaxLength else {
+            return
+        }
+        scanSubsequences(scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit, allowed)
+    }
+
+    /// The typos of the piece holding `position` (pieces are sorted and disjoint), or -1.
+    static func typos(at position: Int, in pieces: [TypoHit]) -> Int {
+        var lo = 0
+        var hi = pieces.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if Int(pieces[mid].hi) <= position { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < pieces.count && Int(pieces[lo].lo) <= position { return Int(pieces[lo].typos) }
+        return -1
+    }
+
+    /// Whether sorted, disjoint `ranges` contain `position`.
+    static func contains(_ ranges: [Range<Int>], _ position: Int) -> Bool {
+        var lo = 0
+        var hi = ranges.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if ranges[mid].upperBound <= position { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < ranges.count && ranges[lo].contains(position)
+    }
+
+    /// The outermost `hits` (none inside another), as trie nodes to walk again.
+    func restartNodes(_ hits: [TypoHit]) -> [(lo: Int, hi: Int, byteDepth: Int)] {
+        var result: [(lo: Int, hi: Int, byteDepth: Int)] = []
+        let sorted = hits.sorted { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
+        var outerEnd: Int32 = -1
+        for hit in sorted where hit.lo >= outerEnd {
+            outerEnd = hit.hi
+            result.append((Int(hit.lo), Int(hit.hi), Int(hit.depth)))
+        }
+        return result
+    }
+
+    /// Finds the keys the pattern abbreviates (among those starting with its first character, or among the previous
+    /// keystroke's survivors when the pattern grew), keeps them as survivors for the next keystroke, and appends the
+    /// best `limit` by popularity × fzf score that no better tier offers already.
+    mutating func scanSubsequences(
+        _ scorer: SubsequenceScorer,
+        previous: FuzzyState?,
+        pieces: [TypoHit],
+        exactRange: Range<Int>,
+        limit: Int,
+        _ allowed: (Int) -> Bool
+    ) {
+        let pattern = scorer.pattern
+        let mask = scorer.mask
+        let needsOriginal = scorer.casePattern != nil
+        let baseline = Int32(pattern.count) * SubsequenceScorer.scoreMatch
+        var survivors: [Int32] = []
+        var best = Heap<ScoredPosition>()
+        let index = self.index
+        let masks = index.masks
+        let keyOffsets = index.keyOffsets
+        let weights = index.weights
+        masks.withUnsafeBufferPointer { maskBuffer in
+        keyOffsets.withUnsafeBufferPointer { offsetBuffer in
+        index.keyBytes.withUnsafeBufferPointer { keys in
+        index.dictionary.textBytes.withUnsafeBufferPointer { text in
+        pattern.withUnsafeBufferPointer { patternBuffer in
+            let maskPointer = maskBuffer.baseAddress!
+            let offsets = offsetBuffer.baseAddress!
+            let keyPointer = keys.baseAddress!
+            let pat = patternBuffer.baseAddress!
+            let pc = patternBuffer.count
+            // Returns the fzf score when key `i` is abbreviated by the pattern.
+            @inline(__always) func match(_ i: Int) -> Int32? {
+                let m = maskPointer[i]
+                if m & mask != mask { return nil }
+                let start = Int(offsets[i])
+                let length = Int(offsets[i + 1]) - start
+                let camel = m & FuzzyIndex.camelBit != 0
+                if !camel && !needsOriginal && !SubsequenceScorer.abbreviates(pat, pc, keyPointer + start, length) {
+                    return nil
+                }
+                let key = UnsafeBufferPointer(start: keyPointer + start, count: length)
+                var original: UnsafeBufferPointer<UInt8>? = nil
+                if needsOriginal || camel {
+                    let range = index.dictionary.textRange(at: index.entry(at: i))
+                    if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
+                }
+                return scorer.score(key: key, original: original, positions: nil)
+            }
+            var piece = 0
+            @inline(__always) func keep(_ i: Int, _ score: Int32) {
+                survivors.append(Int32(i))
+                // Keys already offered with at most the typo budget, exact matches and other scopes are not repeated.
+                while piece < pieces.count && Int(pieces[piece].hi) <= i { piece += 1 }
+                if piece < pieces.count && Int(pieces[piece].lo) <= i { return }
+                if exactRange.contains(i) || !allowed(i) { return }
+                let popularity = weights[i] * Self.boost(score - baseline)
+                let scored = ScoredPosition(popularity: popularity, position: Int32(i))
+                if best.count < limit {
+                    best.insert(scored)
+                } else if let min = best.min, min < scored {
+                    best.replaceMin(with: scored)
+                }
+            }
+            if let previous, let old = previous.survivors, previous.pattern.count <= pattern.count,
+                pattern.starts(with: previous.pattern)
+            {
+                // Survivors are sorted; abbreviating a longer pattern implies abbreviating its prefix (greedy).
+                for i in old {
+                    if let score = match(Int(i)) { keep(Int(i), score) }
+                }
+                checked = old.count
+            } else {
+                let first = Self.firstScalarLength(pattern)
+                let range = index.prefixRange(pattern[0..<first])
+                for i in range {
+                    if let score = match(i) { keep(i, score) }
+                }
+                checked = range.count
+            }
+        }
+        }
+        }
+        }
+        }
+        state?.pattern = pattern
+        state?.survivors = survivors
+        var top: [ScoredPosition] = []
+        while let m = best.popMax() { top.append(m) }
+        for scored in top {
+            let i = Int(scored.position)
+            var positions: [Int32] = []
+            let key = Array(index.keyBytes[Int(index.keyOffsets[i])..<Int(index.keyOffsets[i + 1])])
+            let original = Array(index.dictionary.textBytes[index.dictionary.textRange(at: index.entry(at: i))])
+            key.withUnsafeBufferPointer { k in
+                original.withUnsafeBufferPointer { t in
+                    _ = scorer.score(key: k, original: t.count == k.count ? t : nil, positions: &positions)
+                }
+            }
+            candidates.append(subsequenceCandidate(i, positions: positions, popularity: scored.popularity))
+        }
+    }
+
+    /// The ranking factor of an fzf score above the plain per-character points: ×2 per 16 points, so a word-start
+    /// bonus (8) is worth ×1.41; gaps cost at most ×1/4.
+    static func boost(_ excess: Int32) -> Double {
+        let clamped = Int(max(-32, excess))
+        let whole = clamped >= 0 ? clamped / 16 : -((15 - clamped) / 16)
+        let fraction = clamped - whole * 16
+        return Double(sign: .plus, exponent: whole, significand: sixteenthRoots[fraction])
+    }
+
+    /// 2^(i/16) for i in 0..<16.
+    static let sixteenthRoots: [Double] = {
+        var values: [Double] = [1]
+        for _ in 1..<16 { values.append(values[values.count - 1] * 1.0442737824274138) }
+        return values
+    }()
+
+    func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
+        let entry = index.entry(at: position)
+        let title = index.dictionary.text(at: entry)
+        let text = NormalizedText(title)
+        let end = min(matched, text.bytes.count)
+        let ranges = end > 0 ? [text.originalRange(of: 0..<end)] : []
+        return SuggestionCandidate(
+            title: title,
+            matchedRanges: ranges,
+            tier: tier,
+            typos: typos,
+            popularity: index.weights[position]
+        )
+    }
+
+    func subsequenceCandidate(_ position: Int, positions: [Int32], popularity: Double) -> SuggestionCandidate {
+        let entry = index.entry(at: position)
+        let title = index.dictionary.text(at: entry)
+        let text = NormalizedText(title)
+        // Runs of consecutive matched bytes, widened to whole scalars by the original-offset map.
+        var ranges: [Range<Int>] = []
+        var runStart = -1
+        var runEnd = -1
+        for p in positions.map(Int.init) where p < text.bytes.count {
+            if p == runEnd {
+                runEnd += 1
+            } else {
+                if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
+                runStart = p
+                runEnd = p + 1
+            }
+        }
+        if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
+        return SuggestionCandidate(title: title, matchedRanges: ranges, tier: .subsequence, popularity: popularity)
+    }
+
+    /// Decodes folded UTF-8 bytes into scalars.
+    static func scalars(_ bytes: [UInt8]) -> [UInt32] {
+        var result: [UInt32] = []
+        result.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                result.append(UInt32(b))
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2)
+            var v = UInt32(b) & (b >= 0xF0 ? 0x07 : (b >= 0xE0 ? 0x0F : 0x1F))
+            var k = 1
+            while k < length && i + k < bytes.count {
+                v = (v << 6) | (UInt32(bytes[i + k]) & 0x3F)
+                k += 1
+            }
+            result.append(v)
+            i += length
+        }
+        return result
+    }
+
+    static func firstScalarLength(_ bytes: [UInt8]) -> Int {
+        guard let b = bytes.first else { return 0 }
+        if b < 0x80 { return 1 }
+        return min(bytes.count, b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
+    }
+}
+
+struct ScoredPosition: Comparable {
+    var popularity: Double
+    var position: Int32
+    static func < (a: Self, b: Self) -> Bool {
+        a.popularity != b.popularity ? a.popularity < b.popularity : a.position > b.position
+    }
+}

@@ -1,0 +1,46 @@
+/// How forgiving the fuzzy provider is. The defaults follow Typesense (`min_len_1typo` 4, `min_len_2typo` 7;
+/// ours 8) and Elasticsearch's `fuzziness: AUTO` (no typo under 3 characters, 1 from 3, 2 from 6), a little
+/// stricter for short words because a suggestion list shows completions, not only whole words.
+public struct FuzzyOptions: Hashable, Sendable {
+    /// Typed characters (Unicode scalars of the folded text, separators included) from which one typo is allowed.
+    public var minLengthOneTypo: Int = 4
+    /// Typed characters from which two typos are allowed.
+    public var minLengthTwoTypos: Int = 8
+    /// The most typos ever allowed (0, 1 or 2).
+    public var maxTypos: Int = 2
+    /// Count swapping two neighbouring characters as one typo (Damerau; Elasticsearch's `transpositions`).
+    public var transpositions: Bool = true
+    /// Leading characters that must be typed right (Elasticsearch's `prefix_length`; Lucene's fuzzy suggester keeps
+    /// the first character too). Default 1: a first-letter typo is rare and walking it costs the most.
+    public var exactPrefixLength: Int = 1
+    /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone. With a prefix
+    /// provider on the same dictionary they merge into one suggestion each.
+    public var prefixMatches: Bool = true
+    /// Offer abbreviations and subsequences (tier `.subsequence`, fzf-style scoring).
+    public var subsequence: Bool = true
+    /// Typed characters (separators excluded) from which subsequences are offered.
+    public var subsequenceMinLength: Int = 3
+    /// The longest query (in characters, separators excluded) matched as a subsequence.
+    public var subsequenceMaxLength: Int = 32
+    /// With an uppercase letter in the query, subsequences match case-sensitively (fzf's smart case).
+    public var smartCase: Bool = true
+    /// Inside a typo tier, a key that is itself within the budget of the whole query (a corrected word, not a
+    /// completion of a corrected prefix) ranks as if this many times as popular: "languags" → "languages" before
+    /// "language and". 1 turns it off.
+    public var wholeWordBoost: Double = 100
+    /// Inside a tier, a key of more words than the query (a phrase: "passengers and" for "pasenger", "an access"
+    /// for "aaccess") ranks as if this many times less popular: complete or correct the word first, then offer
+    /// phrases. 1 turns it off.
+    public var phrasePenalty: Double = 100
+    /// Queries longer than this (in characters) are matched without typos (exact and prefix only).
+    public var maxTypoQueryLength: Int = 64
+
+    public init() {}
+
+    /// The typos allowed for a query of `length` characters.
+    public func typos(forLength length: Int) -> Int {
+        if length > maxTypoQueryLength { return 0 }
+        let allowed = length >= minLengthTwoTypos ? 2 : (length >= minLengthOneTypo ? 1 : 0)
+        return min(allowed, maxTypos)
+    }
+}

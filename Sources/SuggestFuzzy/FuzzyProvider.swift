@@ -1,0 +1,131 @@
+public import SuggestCore
+
+/// Typo-tolerant completion and abbreviation matching over a weighted dictionary (`"type": "fuzzy"`).
+///
+/// One ranking holds three kinds of match, in the engine's tiers:
+/// - exact and prefix matches (unless ``FuzzyOptions/prefixMatches`` is off), so it also works alone;
+/// - abbreviations and subsequences (`"gthb"` → `"github"`, `"nyt"` → `"New York Times"`), scored like fzf:
+///   among keys that start with the query's first character (an abbreviation starts where the word starts);
+/// - typos in what has been typed so far (`"pyhto"` → `"python"`) and whole misspelt words
+///   (`"recieve"` → `"receive"`): prefix edit distance with transpositions, bounded by the typed length.
+///
+/// A key that is within the typo budget is reported as a typo match even when it is also a subsequence
+/// (`"recie"` → `"recipe"` is a missing letter, not an abbreviation).
+///
+/// ```json
+/// { "type": "fuzzy", "dictionary": "words.tsv", "minLengthOneTypo": 4, "minLengthTwoTypos": 8 }
+/// ```
+public struct FuzzyProvider: ConfigurableProvider {
+    public struct Configuration: Decodable, Sendable {
+        public var dictionary: DictionarySource
+        public var options: FuzzyOptions
+
+        private enum CodingKeys: String, CodingKey {
+            case dictionary, minLengthOneTypo, minLengthTwoTypos, maxTypos, transpositions, exactPrefixLength
+            case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
+            case maxTypoQueryLength, wholeWordBoost, phrasePenalty
+        }
+
+        public init(dictionary: DictionarySource, options: FuzzyOptions = FuzzyOptions()) {
+            self.dictionary = dictionary
+            self.options = options
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            dictionary = try c.decode(DictionarySource.self, forKey: .dictionary)
+            let d = FuzzyOptions()
+            var o = FuzzyOptions()
+            o.minLengthOneTypo = try c.decodeIfPresent(Int.self, forKey: .minLengthOneTypo) ?? d.minLengthOneTypo
+            o.minLengthTwoTypos = try c.decodeIfPresent(Int.self, forKey: .minLengthTwoTypos) ?? d.minLengthTwoTypos
+            o.maxTypos = try c.decodeIfPresent(Int.self, forKey: .maxTypos) ?? d.maxTypos
+            o.transpositions = try c.decodeIfPresent(Bool.self, forKey: .transpositions) ?? d.transpositions
+            o.exactPrefixLength = try c.decodeIfPresent(Int.self, forKey: .exactPrefixLength) ?? d.exactPrefixLength
+            o.prefixMatches = try c.decodeIfPresent(Bool.self, forKey: .prefixMatches) ?? d.prefixMatches
+            o.subsequence = try c.decodeIfPresent(Bool.self, forKey: .subsequence) ?? d.subsequence
+            o.subsequenceMinLength =
+                try c.decodeIfPresent(Int.self, forKey: .subsequenceMinLength) ?? d.subsequenceMinLength
+            o.subsequenceMaxLength =
+                try c.decodeIfPresent(Int.self, forKey: .subsequenceMaxLength) ?? d.subsequenceMaxLength
+            o.smartCase = try c.decodeIfPresent(Bool.self, forKey: .smartCase) ?? d.smartCase
+            o.maxTypoQueryLength = try c.decodeIfPresent(Int.self, forKey: .maxTypoQueryLength) ?? d.maxTypoQueryLength
+            o.wholeWordBoost = try c.decodeIfPresent(Double.self, forKey: .wholeWordBoost) ?? d.wholeWordBoost
+            o.phrasePenalty = try c.decodeIfPresent(Double.self, forKey: .phrasePenalty) ?? d.phrasePenalty
+            options = o
+        }
+    }
+
+    public static let typeName = "fuzzy"
+
+    public let id: String
+    public let options: FuzzyOptions
+    public let index: FuzzyIndex
+
+    /// A provider over `dictionary` (the index is built here: share one ``FuzzyIndex`` with
+    /// ``init(id:index:options:)`` when several providers use the same dictionary).
+    /// - Throws: ``ConfigurationError`` for options out of range.
+    public init(id: String = "fuzzy", dictionary: WeightedDictionary, options: FuzzyOptions = FuzzyOptions()) throws {
+        try self.init(id: id, index: FuzzyIndex(dictionary), options: options)
+    }
+
+    /// A provider over a prebuilt index.
+    /// - Throws: ``ConfigurationError`` for options out of range.
+    public init(id: String = "fuzzy", index: FuzzyIndex, options: FuzzyOptions = FuzzyOptions()) throws {
+        if let (key, message) = Self.problem(in: options) { throw ConfigurationError(path: key, message: message) }
+        self.id = id
+        self.options = options
+        self.index = index
+    }
+
+    public init(configuration: Configuration, context: ProviderContext) throws {
+        if let (key, message) = Self.problem(in: configuration.options) { throw context.error(at: key, message) }
+        let dictionary = try context.dictionary(configuration.dictionary)
+        let key = "fuzzy-index:" + (configuration.dictionary.lenient ? "lenient:" : "")
+            + context.resolve(configuration.dictionary.path)
+        let index = context.cache.artifact(key) { FuzzyIndex(dictionary) }
+        try self.init(id: context.id, index: index, options: configuration.options)
+    }
+
+    /// The first option out of range: its key and what is wrong.
+    static func problem(in o: FuzzyOptions) -> (String, String)? {
+        if o.minLengthOneTypo < 1 { return ("minLengthOneTypo", "expected 1 or more, found \(o.minLengthOneTypo)") }
+        if o.minLengthTwoTypos < o.minLengthOneTypo {
+            return (
+                "minLengthTwoTypos",
+                "expected at least minLengthOneTypo (\(o.minLengthOneTypo)), found \(o.minLengthTwoTypos)"
+            )
+        }
+        if !(0...2).contains(o.maxTypos) { return ("maxTypos", "expected 0, 1 or 2, found \(o.maxTypos)") }
+        if o.exactPrefixLength < 0 {
+            return ("exactPrefixLength", "expected 0 or more, found \(o.exactPrefixLength)")
+        }
+        if o.subsequenceMinLength < 1 {
+            return ("subsequenceMinLength", "expected 1 or more, found \(o.subsequenceMinLength)")
+        }
+        if o.subsequenceMaxLength < o.subsequenceMinLength {
+            return (
+                "subsequenceMaxLength",
+                "expected at least subsequenceMinLength (\(o.subsequenceMinLength)), found \(o.subsequenceMaxLength)"
+            )
+        }
+        if !(o.wholeWordBoost >= 1 && o.wholeWordBoost.isFinite) {
+            return ("wholeWordBoost", "expected a number of 1 or more, found \(o.wholeWordBoost)")
+        }
+        if !(o.phrasePenalty >= 1 && o.phrasePenalty.isFinite) {
+            return ("phrasePenalty", "expected a number of 1 or more, found \(o.phrasePenalty)")
+        }
+        if !(0...256).contains(o.maxTypoQueryLength) {
+            return ("maxTypoQueryLength", "expected 0 to 256, found \(o.maxTypoQueryLength)")
+        }
+        return nil
+    }
+
+    public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
+        let query = request.query
+        guard !query.isEmpty, request.limit > 0, index.count > 0 else { return }
+        var matcher = FuzzyMatcher(index: index, options: options)
+        matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyState)
+        output.candidates.append(contentsOf: matcher.candidates)
+        output.state = matcher.state
+    }
+}

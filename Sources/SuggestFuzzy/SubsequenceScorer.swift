@@ -1,0 +1,224 @@
+/// fzf-style scoring of an abbreviation match ("gthb" → "github", "nyt" → "New York Times"): points per matched
+/// character, bonuses at word starts (after a separator), at camelCase humps and for consecutive runs (a run keeps
+/// the bonus of its first character), the first pattern character's bonus doubled, and penalties for gaps (more for
+/// opening a gap than for extending it). The constants are fzf's; the alignment is greedy under the abbreviation rule
+/// of ``score(key:original:positions:)``.
+struct SubsequenceScorer {
+    static let scoreMatch: Int32 = 16
+    static let gapStart: Int32 = -3
+    static let gapExtension: Int32 = -1
+    static let bonusBoundary: Int32 = 8
+    static let bonusNonWord: Int32 = 8
+    static let bonusCamel: Int32 = 7
+    static let bonusConsecutive: Int32 = 4
+    static let firstCharMultiplier: Int32 = 2
+
+    /// The pattern: the query's folded bytes without separators.
+    let pattern: [UInt8]
+    /// The query's original bytes without separators, when smart case applies (the query is ASCII and has an
+    /// uppercase letter): then matching is case-sensitive on entries whose title is ASCII.
+    let casePattern: [UInt8]?
+    /// Letters and digits of the pattern, as a ``FuzzyIndex`` mask.
+    let mask: UInt32
+
+    init(query: [UInt8], original: String, smartCase: Bool) {
+        var pattern: [UInt8] = []
+        var mask: UInt32 = 0
+        for b in query where !TextNormalizerProxy.isSeparator(b) {
+            pattern.append(b)
+            mask |= FuzzyIndex.maskBit(b)
+        }
+        self.pattern = pattern
+        self.mask = mask
+        var casePattern: [UInt8]? = nil
+        if smartCase {
+            let utf8 = Array(original.utf8)
+            if utf8.allSatisfy({ $0 < 0x80 }) && utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+                let stripped = utf8.filter { !TextNormalizerProxy.isSeparator(FuzzyIndex.asciiLower[Int($0)]) }
+                if stripped.count == pattern.count { casePattern = stripped }
+            }
+        }
+        self.casePattern = casePattern
+    }
+
+    /// Aligns the pattern as an abbreviation of `key` (folded bytes) and scores it; nil when it is not one.
+    /// `original` is the title's bytes when it is ASCII (same length as the key): camelCase humps and smart case
+    /// need it. Appends the matched folded positions to `positions` if given.
+    ///
+    /// An abbreviation keeps the first character, and every further character either follows the previous match
+    /// directly or after skipped vowels and doubled letters only ("gthb" → "GitHub", "btn" → "button"), or starts a word: after a
+    /// separator or at a camelCase hump ("nyt" → "New York Times", "drf" → "djangoRestFramework"). Any other skip
+    /// ("pyhto" in "polyphonic ringtones") is not an abbreviation; such queries are typos, matched by the typo walk.
+    func score(
+        key: UnsafeBufferPointer<UInt8>,
+        original: UnsafeBufferPointer<UInt8>?,
+        positions: UnsafeMutablePointer<[Int32]>?
+    ) -> Int32? {
+        let caseSensitive = casePattern != nil && original != nil
+        return pattern.withUnsafeBufferPointer { folded in
+            (casePattern ?? pattern).withUnsafeBufferPointer { cased in
+                let pat = caseSensitive ? cased : folded
+                let text = caseSensitive ? original! : key
+                let pc = pat.count
+                let n = key.count
+                guard pc > 0, pc <= n else { return nil }
+                @inline(__always) func matches(_ i: Int, _ p: Int, _ length: Int) -> Bool {
+                    if i + length > n { return false }
+                    var k = 0
+                    while k < length {
+                        if text[i + k] != pat[p + k] { return false }
+                        k += 1
+                    }
+                    return true
+                }
+                var score: Int32 = 0
+                var p = 0
+                var position = 0  // next key byte after the previous match
+                var previousEnd = -1
+                var consecutive = 0
+                var firstBonus: Int32 = 0
+                while p < pc {
+                    let b = pat[p]
+                    let length = b < 0x80 ? 1 : (b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
+                    var at = -1
+                    if p == 0 {
+                        if matches(0, 0, length) { at = 0 }
+                    } else {
+                        // Directly after the previous match, or after vowels only.
+                        var i = position
+                        while i < n {
+                            if matches(i, p, length) {
+                                at = i
+                                break
+                            }
+                            // Vowels and doubled letters ("button" for "btn") may be skipped.
+                            if !Self.isVowel(key[i]) && !(i > 0 && key[i] == key[i - 1] && key[i] < 0x80) { break }
+                            i += 1
+                        }
+                        // Else the next word start.
+                        if at < 0 {
+                            var j = position + 1
+                            while j < n {
+                                if matches(j, p, length) && Self.isWordStart(key, original, j) {
+                                    at = j
+                                    break
+                                }
+                                j += 1
+                            }
+                        }
+                    }
+                    if at < 0 { return nil }
+                    // fzf's scoring of this character.
+                    if previousEnd >= 0 && at > previousEnd {
+                        score += Self.gapStart + Int32(at - previousEnd - 1) * Self.gapExtension
+                        consecutive = 0
+                        firstBonus = 0
+                    }
+                    score += Self.scoreMatch
+                    var bonus = Self.bonus(key, original, at)
+                    if consecutive == 0 {
+                        firstBonus = bonus
+                    } else {
+                        if bonus >= Self.bonusBoundary && bonus > firstBonus { firstBonus = bonus }
+                        bonus = max(bonus, firstBonus, Self.bonusConsecutive)
+                    }
+                    score += p == 0 ? bonus * Self.firstCharMultiplier : bonus
+                    positions?.pointee.append(Int32(at))
+                    consecutive += 1
+                    previousEnd = at + length
+                    position = at + length
+                    p += length
+                }
+                return score
+            }
+        }
+    }
+
+    /// The abbreviation rule of ``score(key:original:positions:)`` on folded bytes only (word starts after
+    /// separators; no camelCase humps, no smart case): the hot loop of the subsequence scan.
+    @inline(__always)
+    static func abbreviates(_ pat: UnsafePointer<UInt8>, _ pc: Int, _ key: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        if pc > n { return false }
+        var p = 0
+        var position = 0
+        while p < pc {
+            let b = pat[p]
+            let length = b < 0x80 ? 1 : (b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
+            var at = -1
+            var i = p == 0 ? 0 : position
+            // Directly, or after vowels and doubled letters.
+            while i + length <= n {
+                var k = 0
+                while k < length && key[i + k] == pat[p + k] { k += 1 }
+                if k == length {
+                    at = i
+                    break
+                }
+                let c = key[i]
+                if p == 0 || !(isVowel(c) || (i > 0 && c == key[i - 1] && c < 0x80)) { break }
+                i += 1
+            }
+            if at < 0 {
+                if p == 0 { return false }
+                var j = position + 1
+                while j + length <= n {
+                    if key[j] == b && TextNormalizerProxy.isSeparator(key[j - 1]) {
+                        var k = 1
+                        while k < length && key[j + k] == pat[p + k] { k += 1 }
+                        if k == length {
+                            at = j
+                            break
+                        }
+                    }
+                    j += 1
+                }
+                if at < 0 { return false }
+            }
+            position = at + length
+            p += length
+        }
+        return true
+    }
+
+    @inline(__always)
+    static func isVowel(_ b: UInt8) -> Bool {
+        b == 0x61 || b == 0x65 || b == 0x69 || b == 0x6F || b == 0x75 || b == 0x79
+    }
+
+    @inline(__always)
+    static func isWordStart(_ key: UnsafeBufferPointer<UInt8>, _ original: UnsafeBufferPointer<UInt8>?, _ i: Int) -> Bool {
+        if i == 0 { return true }
+        if key[i] & 0xC0 == 0x80 { return false }
+        if TextNormalizerProxy.isSeparator(key[i - 1]) { return true }
+        if let original {
+            let o = original[i]
+            let po = original[i - 1]
+            if o >= 0x41 && o <= 0x5A && po >= 0x61 && po <= 0x7A { return true }
+        }
+        return false
+    }
+
+    /// The best score a pattern of `length` characters can get (every character a doubled boundary bonus, no gap).
+    static func maximumScore(length: Int) -> Int32 {
+        Int32(length) * (scoreMatch + bonusBoundary) + bonusBoundary * (firstCharMultiplier - 1)
+    }
+
+    @inline(__always)
+    static func bonus(_ key: UnsafeBufferPointer<UInt8>, _ original: UnsafeBufferPointer<UInt8>?, _ idx: Int) -> Int32 {
+        let c = key[idx]
+        let isWord = !TextNormalizerProxy.isSeparator(c)
+        if !isWord { return bonusNonWord }
+        if idx == 0 { return bonusBoundary }
+        let prev = key[idx - 1]
+        if TextNormalizerProxy.isSeparator(prev) { return bonusBoundary }
+        if let original {
+            let o = original[idx]
+            let po = original[idx - 1]
+            if o >= 0x41 && o <= 0x5A && po >= 0x61 && po <= 0x7A { return bonusCamel }
+        }
+        let isDigit = c >= 0x30 && c <= 0x39
+        let prevIsLetter = (prev >= 0x61 && prev <= 0x7A) || prev >= 0x80
+        if isDigit && prevIsLetter { return bonusCamel }
+        return 0
+    }
+}

@@ -1,0 +1,293 @@
+/// A node of the implicit trie whose prefix is within the typo budget of the query.
+struct TypoHit: Sendable {
+    /// Sorted positions.
+    var lo: Int32
+    var hi: Int32
+    /// Edits between the query and the node's prefix (Damerau, optimal string alignment).
+    var typos: Int32
+    /// The prefix's length in folded bytes (the part of each key that matched).
+    var depth: Int32
+}
+
+/// A depth-first walk of the implicit trie of ``FuzzyIndex`` with one dynamic-programming row per node, the way
+/// Lucene's fuzzy suggester walks its automaton over a prefix trie: a subtree is left as soon as no extension of its
+/// prefix can come within `maxTypos` of the query. Edits count Unicode scalars of the folded text, not bytes.
+///
+/// In prefix mode (the last word is still being typed) a node is a hit when the whole query is within the budget of
+/// its prefix: every key below it completes the query with that many typos; deeper nodes are hits only when they
+/// need fewer typos. Keys that end at a node within the budget are also listed as `endings` (whole-word
+/// corrections, ranked first inside their tier). In whole-word mode only keys that end at the node are hits.
+struct TypoSearch {
+    let index: FuzzyIndex
+    let query: [UInt32]
+    let m: Int
+    let maxTypos: Int32
+    let transpositions: Bool
+    let wholeWord: Bool
+    /// Leading query scalars that must match exactly (Elasticsearch's `prefix_length`).
+    let exactPrefix: Int
+    /// Rows by trie depth (in scalars), each `m + 1` cells.
+    var rows: [Int32]
+    /// The scalar at each depth of the current path.
+    var path: [UInt32]
+    var hits: [TypoHit] = []
+    /// In prefix mode, the keys that end at a node within the budget (whole-word matches), by node.
+    var endings: [TypoHit] = []
+    /// Trie nodes visited (for diagnostics and the benchmark).
+    var visited = 0
+    /// Valid during ``run()``: the index's key bytes and offsets, and `rows`.
+    private var keys: UnsafePointer<UInt8>! = nil
+    private var offsets: UnsafePointer<UInt32>! = nil
+    private var r: UnsafeMutablePointer<Int32>! = nil
+    private var q: UnsafePointer<UInt32>! = nil
+
+    init(index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int) {
+        self.index = index
+        self.query = query
+        self.m = query.count
+        self.maxTypos = Int32(maxTypos)
+        self.transpositions = transpositions
+        self.wholeWord = wholeWord
+        self.exactPrefix = min(exactPrefix, query.count)
+        let depths = query.count + maxTypos + 2
+        rows = [Int32](repeating: 0, count: depths * (query.count + 1))
+        path = [UInt32](repeating: 0, count: depths)
+        for j in 0...m { rows[j] = Int32(j) }
+    }
+
+    /// Walks the whole trie, or only below `starts` (trie nodes: sorted range and byte depth at a scalar boundary);
+    /// the hits are then in `hits`.
+    mutating func run(from starts: [(lo: Int, hi: Int, byteDepth: Int)]? = nil) {
+        guard index.count > 0 else { return }
+        let keyBytes = index.keyBytes
+        let keyOffsets = index.keyOffsets
+        let query = self.query
+        var rows = self.rows
+        rows.withUnsafeMutableBufferPointer { rowBuffer in
+            keyBytes.withUnsafeBufferPointer { k in
+                keyOffsets.withUnsafeBufferPointer { o in
+                    query.withUnsafeBufferPointer { qb in
+                        keys = k.baseAddress
+                        offsets = o.baseAddress
+                        r = rowBuffer.baseAddress
+                        q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
+                        if let starts {
+                            for start in starts { walk(from: start) }
+                        } else {
+                            visit(0, index.count, byteDepth: 0, depth: 0, best: Int32.max)
+                        }
+                        keys = nil
+                        offsets = nil
+                        r = nil
+                        q = nil
+                    }
+                }
+            }
+        }
+        self.rows = rows
+    }
+
+    /// Recomputes the rows along the path to a start node, then walks below it.
+    private mutating func walk(from start: (lo: Int, hi: Int, byteDepth: Int)) {
+        // The path: the first `byteDepth` bytes of any key in the node.
+        let base = Int(offsets[start.lo])
+        var b = 0
+        var depth = 0
+        while b < start.byteDepth {
+            let c = keys[base + b]
+            var scalar = UInt32(c)
+            var length = 1
+            if c >= 0x80 {
+                length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
+                scalar = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
+                for k in 1..<length { scalar = (scalar << 6) | (UInt32(keys[base + b + k]) & 0x3F) }
+            }
+            b += length
+            depth += 1
+            if depth >= path.count { return }
+            if depth <= exactPrefix && q[depth - 1] != scalar { return }
+            path[depth] = scalar
+            computeRow(depth: depth, scalar: scalar)
+        }
+        visit(start.lo, start.hi, byteDepth: start.byteDepth, depth: depth, best: Int32.max)
+    }
+
+    private mutating func visit(_ lo: Int, _ hi: Int, byteDepth: Int, depth: Int, best: Int32) {
+        visited += 1
+        let base = depth * (m + 1)
+        let dm = r[base + m]
+        var minRow = dm
+        let k = Int(maxTypos)
+        var j = max(0, depth - k)
+        let bandEnd = min(m, depth + k)
+        while j <= bandEnd {
+            if r[base + j] < minRow { minRow = r[base + j] }
+            j += 1
+        }
+        var best = best
+        // Before the exact prefix is complete, deleting the query's first characters is no match.
+        if dm <= maxTypos && depth >= exactPrefix {
+            if wholeWord {
+                let ending = endingCount(lo, hi, byteDepth)
+                if ending > 0 {
+                    hits.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
+                }
+            } else {
+                if dm < best {
+                    hits.append(TypoHit(lo: Int32(lo), hi: Int32(hi), typos: dm, depth: Int32(byteDepth)))
+                    best = dm
+                }
+                let ending = endingCount(lo, hi, byteDepth)
+                if ending > 0 {
+                    endings.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
+                }
+            }
+        }
+        // Deeper nodes can still hold whole words within the budget: walk on while any cell is.
+        if minRow > maxTypos { return }
+        // Every cell of a deeper row is at least depth - m.
+        if depth + 1 > m + Int(maxTypos) { return }
+        var i = lo + endingCount(lo, hi, byteDepth)
+        while i < hi {
+            let j = childEnd(i, hi, byteDepth)
+            let c = byte(i, byteDepth)
+            if c < 0x80 {
+                step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best)
+            } else {
+                let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
+                let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
+                partial(i, j, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1, best: best)
+            }
+            i = j
+        }
+    }
+
+    /// Inside a multi-byte scalar: collect continuation bytes until the scalar is complete.
+    private mutating func partial(
+        _ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, value: UInt32, remaining: Int, best: Int32
+    ) {
+        var i = lo
+        while i < hi {
+            // Keys are valid UTF-8: none ends inside a scalar.
+            let j = childEnd(i, hi, byteDepth)
+            let v = (value << 6) | (UInt32(byte(i, byteDepth)) & 0x3F)
+            if remaining == 1 {
+                step(i, j, byteDepth: byteDepth + 1, parent: parent, scalar: v, best: best)
+            } else {
+                partial(i, j, byteDepth: byteDepth + 1, parent: parent, value: v, remaining: remaining - 1, best: best)
+            }
+            i = j
+        }
+    }
+
+    /// Computes the row for the child `lo..<hi` reached by `scalar` and visits it.
+    private mutating func step(_ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, scalar: UInt32, best: Int32) {
+        let d = parent + 1
+        if d <= exactPrefix && q[d - 1] != scalar { return }
+        path[d] = scalar
+        computeRow(depth: d, scalar: scalar)
+        visit(lo, hi, byteDepth: byteDepth, depth: d, best: best)
+    }
+
+    /// Row `d` from row `d - 1` (and `d - 2` for transpositions). Only the band `d - k ... d + k` can be within the
+    /// budget; cells outside it are `k + 1`, and every cell is capped at `k + 1`.
+    @inline(__always)
+    private func computeRow(depth d: Int, scalar: UInt32) {
+        let width = m + 1
+        let prev = (d - 1) * width
+        let cur = d * width
+        let prev2 = (d - 2) * width
+        let previousScalar = d > 1 ? path[d - 1] : UInt32.max
+        let k = Int(maxTypos)
+        let cap = maxTypos + 1
+        let low = max(1, d - k)
+        let high = min(m, d + k)
+        r[cur] = d <= k ? Int32(d) : cap
+        if low > 1 { r[cur + low - 1] = cap }
+        var j = low
+        while j <= high {
+            let qc = q[j - 1]
+            var v = r[prev + j - 1] + (qc == scalar ? 0 : 1)
+            let del = r[prev + j] + 1
+            if del < v { v = del }
+            let ins = r[cur + j - 1] + 1
+            if ins < v { v = ins }
+            if transpositions && j > 1 && d > 1 && qc == previousScalar && q[j - 2] == scalar && qc != scalar {
+                let t = r[prev2 + j - 2] + 1
+                if t < v { v = t }
+            }
+            r[cur + j] = v < cap ? v : cap
+            j += 1
+        }
+        if high < m {
+            r[cur + high + 1] = cap
+            // Cells past the band keep values of earlier paths; only the last one is ever read outside the band.
+            r[cur + m] = cap
+        }
+    }
+
+    @inline(__always)
+    private func byte(_ i: Int, _ depth: Int) -> UInt8 { keys[Int(offsets[i]) + depth] }
+
+    @inline(__always)
+    private func endingCount(_ lo: Int, _ hi: Int, _ depth: Int) -> Int {
+        var i = lo
+        while i < hi && Int(offsets[i + 1]) - Int(offsets[i]) == depth { i += 1 }
+        return i - lo
+    }
+
+    @inline(__always)
+    private func childEnd(_ i: Int, _ hi: Int, _ depth: Int) -> Int {
+        let c = byte(i, depth)
+        var step = 1
+        var low = i
+        while low + step < hi && byte(low + step, depth) == c {
+            low += step
+            step &<<= 1
+        }
+        var high = min(low + step, hi)
+        while high - low > 1 {
+            let mid = (low + high) >> 1
+            if byte(mid, depth) == c { low = mid } else { high = mid }
+        }
+        return high
+    }
+}
+
+extension FuzzyIndex {
+    /// Splits laminar (nested or disjoint) hits into disjoint pieces, each with the fewest typos of the hits that
+    /// contain it.
+    static func disjointPieces(_ hits: [TypoHit]) -> [TypoHit] {
+        guard !hits.isEmpty else { return [] }
+        let sorted = hits.sorted { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
+        var pieces: [TypoHit] = []
+        var stack: [TypoHit] = []
+        var cursor: Int32 = 0
+        func emit(_ upTo: Int32, _ top: TypoHit) {
+            if cursor < upTo {
+                pieces.append(TypoHit(lo: cursor, hi: upTo, typos: top.typos, depth: top.depth))
+            }
+            cursor = upTo
+        }
+        for hit in sorted {
+            while let top = stack.last, top.hi <= hit.lo {
+                emit(top.hi, top)
+                stack.removeLast()
+            }
+            if let top = stack.last {
+                emit(hit.lo, top)
+                var effective = hit
+                if top.typos < hit.typos {
+                    effective.typos = top.typos
+                    effective.depth = top.depth
+                }
+                stack.append(effective)
+            } else {
+                cursor = hit.lo
+                stack.append(hit)
+            }
+        }
+        while let top = stack.popLast() { emit(top.hi, top) }
+        return pieces
+    }
+}

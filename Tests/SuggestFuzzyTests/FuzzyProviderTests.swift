@@ -1,0 +1,460 @@
+import Foundation
+
+import SuggestCore
+import Testing
+
+@testable import SuggestFuzzy
+
+/// Loads the test dictionary once.
+enum Fixture {
+    static let path = Bundle.module.url(forResource: "words", withExtension: "tsv", subdirectory: "Fixtures")!.path
+    static let dictionary = try! DictionaryLoader.load(path: path)
+    static let index = FuzzyIndex(dictionary)
+
+    static func provider(_ configure: (inout FuzzyOptions) -> Void = { _ in }) -> FuzzyProvider {
+        var options = FuzzyOptions()
+        configure(&options)
+        return try! FuzzyProvider(index: index, options: options)
+    }
+
+    /// The provider's own candidates for `text`, ranked like the engine would (tier, typos, popularity).
+    static func candidates(
+        _ text: String,
+        limit: Int = 10,
+        provider: FuzzyProvider = provider(),
+        previous: (any Sendable)? = nil
+    ) -> (candidates: [SuggestionCandidate], state: (any Sendable)?) {
+        var output = ProviderOutput()
+        let request = SuggestionRequest(query: PreparedQuery(SearchQuery(text: text)), limit: limit, previousState: previous)
+        try! provider.suggest(request, into: &output)
+        let ranked = output.candidates.sorted { a, b in
+            if a.tier != b.tier { return a.tier < b.tier }
+            if a.typos != b.typos { return a.typos < b.typos }
+            return a.popularity > b.popularity
+        }
+        return (ranked, output.state)
+    }
+
+    static func titles(_ text: String, provider: FuzzyProvider = provider()) -> [String] {
+        candidates(text, provider: provider).candidates.map(\.title)
+    }
+}
+
+
+struct FuzzyProviderTests {
+    // MARK: Typos in what has been typed so far
+
+    @Test func typoInThePrefixFindsTheCompletion() throws {
+        let found = Fixture.candidates("pyhto").candidates
+        let python = try #require(found.first { $0.title == "python" })
+        #expect(python.tier == .oneTypo)
+        #expect(python.typos == 1)
+        // "pyhto" vs "pytho": one transposition, highlighted up to the matched prefix.
+        #expect(python.matchedRanges == [0..<5])
+    }
+
+    @Test func substitutionInAPrefixIsOneTypo() throws {
+        let found = Fixture.candidates("seperat").candidates
+        let separate = try #require(found.first { $0.title == "separate" })
+        #expect(separate.tier == .oneTypo)
+        #expect(found.contains { $0.title == "separation" && $0.tier == .oneTypo })
+    }
+
+    @Test func transpositionCountsOnceOnlyWhenEnabled() throws {
+        let withSwaps = Fixture.candidates("pyhton").candidates.first { $0.title == "python" }
+        #expect(withSwaps?.typos == 1)
+        let withoutSwaps = Fixture.candidates("pyhton", provider: Fixture.provider { $0.transpositions = false })
+            .candidates.first { $0.title == "python" && $0.tier >= .oneTypo }
+        // Without transpositions the swap is two substitutions: two typos need 8 characters by default.
+        #expect(withoutSwaps == nil)
+    }
+
+    // MARK: Whole misspelt words
+
+    @Test func wholeMisspeltWordFindsTheWord() throws {
+        let found = Fixture.candidates("recieve").candidates
+        let receive = try #require(found.first { $0.title == "receive" })
+        #expect(receive.tier == .oneTypo)
+        #expect(receive.matchedRanges == [0..<7])
+    }
+
+    @Test func completedMisspeltWordMatchesWholeWordsOnly() throws {
+        // A trailing space says the word is complete: "received" is two edits from "recieve" as a whole word.
+        let found = Fixture.titles("recieve ")
+        #expect(found.contains("receive"))
+        #expect(!found.contains("received"))
+        #expect(!found.contains("receiver"))
+    }
+
+    // MARK: Abbreviations and subsequences
+
+    @Test func abbreviationMatchesAsSubsequence() throws {
+        let found = Fixture.candidates("gthb").candidates
+        let github = try #require(found.first { $0.title == "github" })
+        #expect(github.tier == .subsequence)
+        #expect(github.typos == 0)
+        #expect(github.matchedRanges == [0..<1, 2..<4, 5..<6])
+    }
+
+    @Test func initialsMatchWordStartsAndScoreAboveGappyMatches() throws {
+        let found = Fixture.candidates("nyt").candidates
+        let times = try #require(found.first { $0.title == "New York Times" })
+        #expect(times.tier == .subsequence)
+        #expect(times.matchedRanges == [0..<1, 4..<5, 9..<10])
+        // "nytimes" starts with "nyt": a prefix match, ranked first.
+        #expect(found.first?.title == "nytimes")
+        #expect(found.first?.tier == .prefix)
+    }
+
+    @Test func camelCaseHumpsStartWords() throws {
+        let scorer = SubsequenceScorer(query: Array("drf".utf8), original: "drf", smartCase: true)
+        let camel = Array("djangorestframework".utf8)
+        let original = Array("djangoRestFramework".utf8)
+        let withHumps = camel.withUnsafeBufferPointer { k in
+            original.withUnsafeBufferPointer { o in scorer.score(key: k, original: o, positions: nil) }
+        }
+        let withoutHumps = camel.withUnsafeBufferPointer { k in scorer.score(key: k, original: nil, positions: nil) }
+        // Without the original's case, "r" and "f" are mid-word consonants: not an abbreviation.
+        #expect(withHumps != nil)
+        #expect(withoutHumps == nil)
+        #expect(Fixture.candidates("drf").candidates.first?.title == "djangoRestFramework")
+    }
+
+    @Test func smartCaseMakesUppercaseQueriesCaseSensitive() throws {
+        // "NYT" has uppercase letters: it matches "New York Times" but not "nytimes" as a subsequence.
+        let found = Fixture.candidates("NYT", provider: Fixture.provider { $0.prefixMatches = false }).candidates
+        #expect(found.contains { $0.title == "New York Times" && $0.tier == .subsequence })
+        #expect(!found.contains { $0.title == "nytimes" && $0.tier == .subsequence })
+        let lower = Fixture.candidates("nyt", provider: Fixture.provider { $0.prefixMatches = false }).candidates
+        #expect(lower.contains { $0.title == "New York Times" })
+    }
+
+    @Test func vowelsMayBeSkippedInsideAWord() throws {
+        let button = try #require(Fixture.candidates("btn").candidates.first { $0.title == "button" })
+        #expect(button.tier == .subsequence)
+    }
+
+    @Test func scatteredLettersAreNotAnAbbreviation() throws {
+        // p‥y‥h‥t‥o occur in order in "polyphonic ringtones", but skipping consonants mid-word is not an
+        // abbreviation: the popular phrase must not outrank the one-typo completion.
+        let found = Fixture.candidates("pyhto").candidates
+        #expect(!found.contains { $0.title == "polyphonic ringtones" })
+        #expect(found.first?.title == "python")
+    }
+
+    @Test func aTypoWithinBudgetIsReportedAsTypoNotSubsequence() throws {
+        // "recie" is a subsequence of "recipe" but also one missing letter away from it.
+        let recipe = try #require(Fixture.candidates("recie").candidates.first { $0.title == "recipe" })
+        #expect(recipe.tier == .oneTypo)
+    }
+
+    // MARK: Length thresholds
+
+    @Test(arguments: [(1, 0), (3, 0), (4, 1), (7, 1), (8, 2), (30, 2)])
+    func defaultTypoBudgetFollowsLength(length: Int, typos: Int) {
+        #expect(FuzzyOptions().typos(forLength: length) == typos)
+    }
+
+    @Test func noTypoUnderFourCharacters() {
+        let provider = Fixture.provider { $0.subsequence = false }
+        // "pyh" is one edit from "pyt", but 3 characters allow no typo.
+        #expect(!Fixture.titles("pyh", provider: provider).contains("python"))
+        // "pyht" (4) allows one.
+        #expect(Fixture.titles("pyht", provider: provider).contains("python"))
+    }
+
+    @Test func twoTyposOnlyFromTheConfiguredLength() throws {
+        let provider = Fixture.provider { $0.subsequence = false }
+        // "xythn" needs two edits (x→p, o inserted): not allowed at 5 characters by default.
+        #expect(!Fixture.titles("xythn", provider: provider).contains("python"))
+        let lenient = Fixture.provider {
+            $0.subsequence = false
+            $0.minLengthTwoTypos = 5
+            $0.exactPrefixLength = 0
+        }
+        let python = try #require(Fixture.candidates("xythn", provider: lenient).candidates.first { $0.title == "python" })
+        #expect(python.tier == .twoTypos)
+        #expect(python.typos == 2)
+        // Two typos from 8 characters by default.
+        let separation = try #require(Fixture.candidates("seperatoin").candidates.first { $0.title == "separation" })
+        #expect(separation.tier == .twoTypos)
+    }
+
+    @Test func exactPrefixLengthKeepsTheFirstCharacters() {
+        // By default the first character must be right (like Lucene's fuzzy suggester).
+        #expect(!Fixture.titles("xython").contains("python"))
+        #expect(Fixture.titles("pxthon").contains("python"))
+        let anywhere = Fixture.provider { $0.exactPrefixLength = 0 }
+        #expect(Fixture.titles("xython", provider: anywhere).contains("python"))
+        let two = Fixture.provider { $0.exactPrefixLength = 2 }
+        #expect(!Fixture.titles("pxthon", provider: two).contains("python"))
+    }
+
+    // MARK: Tiers against prefix matches
+
+    @Test func exactAndPrefixMatchesComeFirstWhenFuzzyRunsAlone() throws {
+        let found = Fixture.candidates("python").candidates
+        #expect(found.first?.title == "python")
+        #expect(found.first?.tier == .exact)
+        let pyth = Fixture.candidates("pyth").candidates
+        #expect(pyth.first?.title == "python")
+        #expect(pyth.first?.tier == .prefix)
+        // "path" is one substitution from "pyth" and far more popular, but ranks below the prefix match.
+        let path = try #require(pyth.first { $0.title == "path" })
+        #expect(path.tier == .oneTypo)
+    }
+
+    @Test func typoMatchNeverPushesAPrefixCompletionOutInTheEngine() {
+        let engine = SuggestionEngine(slots: [ProviderSlot(Fixture.provider())], options: {
+            var o = EngineOptions()
+            o.limit = 1
+            return o
+        }())
+        let result = engine.suggestions(for: "pyth")
+        #expect(result.suggestions.map(\.title) == ["python"])
+    }
+
+    @Test func withPrefixMatchesOffTheProviderOffersOnlyFuzzyTiers() {
+        let found = Fixture.candidates("pyth", provider: Fixture.provider { $0.prefixMatches = false }).candidates
+        #expect(!found.contains { $0.tier <= .prefix })
+        #expect(found.contains { $0.title == "path" })
+    }
+
+    // MARK: Unicode
+
+    @Test func foldedAccentsMatchExactly() throws {
+        let cafe = try #require(Fixture.candidates("cafe").candidates.first { $0.title == "Café" })
+        #expect(cafe.tier == .exact)
+        #expect(cafe.matchedRanges == [0..<5])  // "é" is two UTF-8 bytes in the title
+        let strasse = try #require(Fixture.candidates("strasse").candidates.first { $0.title == "straße" })
+        #expect(strasse.tier == .exact)
+    }
+
+    @Test func typosCountCharactersNotBytes() throws {
+        // Cyrillic letters are two UTF-8 bytes; the swap "кс" ↔ "ск" is one typo.
+        let moscow = try #require(Fixture.candidates("моксва").candidates.first { $0.title == "Москва" })
+        #expect(moscow.tier == .oneTypo)
+        #expect(moscow.matchedRanges == [0..<12])
+        // A substitution of one accented letter is one typo too.
+        let anywhere = Fixture.provider { $0.exactPrefixLength = 0 }
+        let cafe = try #require(Fixture.candidates("kafé", provider: anywhere).candidates.first { $0.title == "Café" })
+        #expect(cafe.typos == 1)
+    }
+
+    @Test func nonASCIIAbbreviation() throws {
+        // Two letters: below the default minimum of 3 for subsequences.
+        #expect(!Fixture.candidates("сп").candidates.contains { $0.tier == .subsequence })
+        let found = Fixture.candidates("сп", provider: Fixture.provider { $0.subsequenceMinLength = 2 }).candidates
+        let city = try #require(found.first { $0.title == "Санкт-Петербург" })
+        #expect(city.tier == .subsequence)
+        #expect(city.matchedRanges == [0..<2, 11..<13])
+    }
+
+    // MARK: Empty and huge queries
+
+    @Test(arguments: ["", " ", "  -- "])
+    func emptyQueryOffersNothing(text: String) {
+        #expect(Fixture.candidates(text).candidates.isEmpty)
+    }
+
+    @Test func hugeQueryIsAnsweredWithoutTypos() {
+        let huge = String(repeating: "python", count: 2_000)
+        let found = Fixture.candidates(huge).candidates
+        #expect(found.isEmpty)
+        let engine = SuggestionEngine(slots: [ProviderSlot(Fixture.provider())])
+        let result = engine.suggestions(for: huge)
+        #expect(result.suggestions.isEmpty)
+        #expect(result.diagnostics.providers.allSatisfy { if case .answered = $0.outcome { true } else { false } })
+    }
+
+    @Test func longQueryStillMatchesItsPrefixExactly() {
+        let provider = Fixture.provider { $0.maxTypoQueryLength = 3 }
+        #expect(Fixture.titles("separa", provider: provider).contains("separate"))
+        #expect(!Fixture.titles("seperat", provider: provider).contains("separate"))
+    }
+
+    // MARK: Typing sessions
+
+    @Test func typingSessionGivesTheSameAnswersAsColdQueries() {
+        var state: (any Sendable)? = nil
+        for text in ["g", "gt", "gth", "gthb", "gthbx", "n", "ny", "nyt"] {
+            let warm = Fixture.candidates(text, previous: state)
+            let cold = Fixture.candidates(text)
+            #expect(warm.candidates.map(\.title) == cold.candidates.map(\.title), "\(text)")
+            state = warm.state
+        }
+    }
+
+    @Test func scopeFiltersEntries() {
+        let dictionary = WeightedDictionary(entries: [
+            (text: "apple pie", weight: 5, scope: "recipes"),
+            (text: "apple", weight: 1, scope: "fruits"),
+        ])
+        let provider = try! FuzzyProvider(dictionary: dictionary)
+        var output = ProviderOutput()
+        let request = SuggestionRequest(
+            query: PreparedQuery(SearchQuery(text: "appel", scope: "fruits")),
+            limit: 5
+        )
+        try! provider.suggest(request, into: &output)
+        #expect(output.candidates.map(\.title) == ["apple"])
+    }
+}
+
+struct FuzzyRankingTests {
+    static let dictionary = WeightedDictionary(entries: [
+        (text: "language", weight: 100, scope: nil),
+        (text: "language and", weight: 400, scope: nil),
+        (text: "languages", weight: 30, scope: nil),
+        (text: "languages of", weight: 300, scope: nil),
+    ])
+
+    static func ranked(_ text: String, _ options: FuzzyOptions = FuzzyOptions()) -> [String] {
+        let engine = SuggestionEngine(slots: [ProviderSlot(try! FuzzyProvider(dictionary: dictionary, options: options))])
+        return engine.suggestions(for: text).suggestions.map(\.title)
+    }
+
+    @Test func wholeWordCorrectionsRankBeforeCompletionsOfTheSameTier() {
+        // "languags" is one edit from "language" and from "languages" as whole words.
+        let boosted = Self.ranked("languags")
+        #expect(Array(boosted.prefix(2)) == ["language", "languages"])
+        var off = FuzzyOptions()
+        off.wholeWordBoost = 1
+        off.phrasePenalty = 1
+        #expect(Self.ranked("languags", off).first == "language and")
+    }
+
+    @Test func phrasesRankAfterTheWordBeingTyped() {
+        var options = FuzzyOptions()
+        // The default (100): "languages" (30) before "language and" (400 / 100).
+        #expect(Self.ranked("langu", options) == ["language", "languages", "language and", "languages of"])
+        options.phrasePenalty = 10
+        // "language and" (400 / 10) now beats "languages" (30).
+        #expect(Self.ranked("langu", options) == ["language", "language and", "languages", "languages of"])
+        options.phrasePenalty = 1
+        #expect(Self.ranked("langu", options).first == "language and")
+    }
+}
+
+struct FuzzyConfigurationTests {
+    static func load(_ provider: String) throws(ConfigurationErrors) -> EngineConfiguration {
+        var registry = ProviderRegistry()
+        registry.register(FuzzyProvider.self)
+        let folder = (Fixture.path as NSString).deletingLastPathComponent
+        return try EngineConfiguration(
+            json: #"{ "version": 1, "providers": [ "# + provider + " ] }",
+            baseDirectory: folder,
+            registry: registry
+        )
+    }
+
+    @Test func configurationBuildsAWorkingProvider() throws {
+        let configuration = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthOneTypo": 3 }"#)
+        let result = configuration.makeEngine().suggestions(for: "pyh")
+        #expect(result.suggestions.first?.title == "python")
+    }
+
+    @Test func providersOfOneConfigurationShareTheIndex() throws {
+        let cache = DictionaryCache()
+        var registry = ProviderRegistry()
+        registry.register(FuzzyProvider.self)
+        let folder = (Fixture.path as NSString).deletingLastPathComponent
+        let configuration = try EngineConfiguration(
+            json: #"""
+                { "version": 1, "providers": [ { "type": "fuzzy", "id": "a", "dictionary": "words.tsv" },
+                                               { "type": "fuzzy", "id": "b", "dictionary": "words.tsv" } ] }
+                """#,
+            baseDirectory: folder,
+            registry: registry,
+            cache: cache
+        )
+        let a = try #require(configuration.slots[0].provider as? FuzzyProvider)
+        let b = try #require(configuration.slots[1].provider as? FuzzyProvider)
+        a.index.keyBytes.withUnsafeBufferPointer { x in
+            b.index.keyBytes.withUnsafeBufferPointer { y in #expect(x.baseAddress == y.baseAddress) }
+        }
+    }
+
+    @Test(arguments: [
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthOneTypo": 0 }"#, "providers[0].minLengthOneTypo"),
+        (
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthOneTypo": 6, "minLengthTwoTypos": 5 }"#,
+            "providers[0].minLengthTwoTypos"
+        ),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypos": 3 }"#, "providers[0].maxTypos"),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "wholeWordBoost": 0.5 }"#, "providers[0].wholeWordBoost"),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "phrasePenalty": 0 }"#, "providers[0].phrasePenalty"),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypo": 1 }"#, "providers[0]"),
+        (#"{ "type": "fuzzy", "dictionary": "missing.tsv" }"#, "providers[0].dictionary"),
+        (#"{ "type": "fuzzy" }"#, "providers[0]"),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypos": "two" }"#, "providers[0].maxTypos"),
+    ])
+    func badConfigurationNamesThePlace(json: String, path: String) {
+        do {
+            _ = try Self.load(json)
+            Issue.record("expected an error for \(json)")
+        } catch {
+            #expect(error.description.contains(path), "\(error.description)")
+        }
+    }
+}
+
+/// The Swift example of the README section (notes/fuzzy-README.md), kept compiling and true.
+struct FuzzyReadmeExampleTests {
+    @Test func readmeExample() throws {
+        let path = Fixture.path
+        // --- README ---
+        let dictionary = try DictionaryLoader.load(path: path)
+        let fuzzy = try FuzzyProvider(id: "fuzzy", dictionary: dictionary)
+        let engine = SuggestionEngine(slots: [ProviderSlot(fuzzy)])
+        var session = TypingSession()
+        var last: SuggestionResult? = nil
+        for text in ["p", "py", "pyh", "pyht", "pyhto"] {
+            last = engine.suggestions(for: SearchQuery(text: text), session: &session)
+        }
+        let top = last?.suggestions.first
+        // top?.title == "python", top?.tier == .oneTypo, top?.matchedRanges == [0..<5]
+
+        var options = FuzzyOptions()
+        options.minLengthOneTypo = 3  // one typo from 3 characters
+        options.exactPrefixLength = 0  // the first character may be wrong too
+        let lenient = try FuzzyProvider(id: "lenient", index: fuzzy.index, options: options)  // shares the index
+        // --- end ---
+        #expect(top?.title == "python")
+        #expect(top?.tier == .oneTypo)
+        #expect(top?.matchedRanges == [0..<5])
+        let found = SuggestionEngine(slots: [ProviderSlot(lenient)]).suggestions(for: "xyt").suggestions
+        #expect(found.contains { $0.title == "python" })
+    }
+}
+
+/// The committed sample of real misspellings against the test dictionary.
+struct FuzzyMisspellingSampleTests {
+    static let pairs: [(String, String)] = {
+        let path = Bundle.module.url(
+            forResource: "misspellings-sample", withExtension: "tsv", subdirectory: "Fixtures"
+        )!.path
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            if line.hasPrefix("#") { return nil }
+            let parts = line.split(separator: "\t")
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }
+    }()
+
+    @Test func everySampleMisspellingFindsItsWordFirst() {
+        #expect(Self.pairs.count == 10)
+        let engine = SuggestionEngine(slots: [ProviderSlot(Fixture.provider())])
+        for (wrong, right) in Self.pairs {
+            #expect(engine.suggestions(for: wrong).suggestions.first?.title == right, "\(wrong)")
+        }
+    }
+
+    @Test func everySampleMisspellingMinusItsLastLetterFindsItsWordInTheTopFive() {
+        let engine = SuggestionEngine(slots: [ProviderSlot(Fixture.provider())])
+        for (wrong, right) in Self.pairs {
+            let titles = engine.suggestions(for: String(wrong.dropLast())).suggestions.prefix(5).map(\.title)
+            #expect(titles.contains(right), "\(wrong.dropLast()): \(titles)")
+        }
+    }
+}
