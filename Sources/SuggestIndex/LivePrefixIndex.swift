@@ -1,0 +1,219 @@
+public import SuggestCore
+import Synchronization
+
+/// A ``PrefixIndex`` that learns: entries can be added, removed or reweighted without a rebuild.
+///
+/// Changes go to a small overlay (hidden base entries plus added ones) that every search merges in; ``compact()``
+/// folds the overlay into a rebuilt base when it has grown (a full build, off the keystroke path: call it from a
+/// background task). Thread-safe: the base and overlay sit behind a `Mutex`, and a search works on a snapshot.
+///
+/// ```swift
+/// let live = LivePrefixIndex(PrefixIndex(dictionary: dictionary))
+/// try live.insert("swiftui", weight: 500)     // new term, or a new weight for an existing one
+/// live.remove("swiftly")                      // hidden from now on
+/// ```
+public final class LivePrefixIndex: Sendable {
+    /// One completion: from the base index (with its entry id) or from the overlay.
+    public struct Match: Hashable, Sendable {
+        public var text: String
+        public var weight: Double
+        public var scope: String?
+        public var tier: MatchTier
+        /// The entry id in the base index's dictionary, nil for an added entry.
+        public var entry: Int?
+        /// Where the match starts in the text's canonical key (``IndexKey``); it is as long as the query's key.
+        public var keyOffset: Int
+    }
+
+    struct Added: Sendable {
+        var text: String
+        var key: [UInt8]
+        var wordStarts: [Int]
+        var weight: Double
+        var scope: String?
+    }
+
+    struct State: Sendable {
+        var base: PrefixIndex
+        /// Base entries removed or reweighted.
+        var hidden: Set<UInt32> = []
+        /// Added or reweighted entries by their exact text.
+        var added: [String: Added] = [:]
+        var version: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    public init(_ base: PrefixIndex) {
+        state = Mutex(State(base: base))
+    }
+
+    /// The current base index (without the overlay).
+    public var base: PrefixIndex { state.withLock { $0.base } }
+
+    /// How many changes wait in the overlay (added entries plus hidden base entries).
+    public var pendingChangeCount: Int { state.withLock { $0.added.count + $0.hidden.count } }
+
+    /// Adds `text` with `weight`, or gives an entry with exactly this text a new weight (and scope).
+    /// - Throws: ``PrefixIndexUpdateError`` for an empty text or a weight that is negative or not finite.
+    public func insert(_ text: String, weight: Double, scope: String? = nil) throws(PrefixIndexUpdateError) {
+        guard weight.isFinite, weight >= 0 else {
+            throw PrefixIndexUpdateError("weight \(weight) for \"\(text)\" is not a finite number of 0 or more")
+        }
+        let (key, starts) = IndexKey.keyAndWordStarts(text)
+        guard !key.isEmpty else { throw PrefixIndexUpdateError("\"\(text)\" has no letters or digits to index") }
+        state.withLock { state in
+            for entry in state.base.entries(withText: text, key: key) { state.hidden.insert(entry) }
+            state.added[text] = Added(text: text, key: key, wordStarts: starts, weight: weight, scope: scope)
+            state.version &+= 1
+        }
+    }
+
+    /// Removes every entry with exactly this text.
+    /// - Returns: whether there was one.
+    @discardableResult
+    public func remove(_ text: String) -> Bool {
+        let key = IndexKey.key(text)
+        return state.withLock { state in
+            var found = state.added.removeValue(forKey: text) != nil
+            for entry in state.base.entries(withText: text, key: key) where state.hidden.insert(entry).inserted {
+                found = true
+            }
+            if found { state.version &+= 1 }
+            return found
+        }
+    }
+
+    /// Folds the overlay into a rebuilt base index. The build runs outside the lock; if the overlay changed
+    /// meanwhile, nothing is replaced and the result is false (call again).
+    @discardableResult
+    public func compact() -> Bool {
+        let snapshot = state.withLock { $0 }
+        guard !snapshot.added.isEmpty || !snapshot.hidden.isEmpty else { return true }
+        let dictionary = snapshot.base.dictionary
+        var entries: [(text: String, weight: Double, scope: String?)] = []
+        entries.reserveCapacity(dictionary.count + snapshot.added.count)
+        for i in 0..<dictionary.count where !snapshot.hidden.contains(UInt32(i)) {
+            entries.append((dictionary.text(at: i), dictionary.weight(at: i), dictionary.scope(at: i)))
+        }
+        for added in snapshot.added.values.sorted(by: { $0.text < $1.text }) {
+            entries.append((added.text, added.weight, added.scope))
+        }
+        let rebuilt = PrefixIndex(dictionary: WeightedDictionary(source: dictionary.source, entries: entries))
+        return state.withLock { state in
+            guard state.version == snapshot.version else { return false }
+            state = State(base: rebuilt, version: snapshot.version &+ 1)
+            return true
+        }
+    }
+
+    /// The best completions of `query` from the base index and the overlay: at most `limit`, exact matches
+    /// first, then prefix, then (with `infix`) word-prefix matches, each most popular first.
+    /// - Parameter buffer: reused memory for the base search.
+    public func search(
+        _ query: PreparedQuery,
+        limit: Int,
+        infix: Bool = true,
+        buffer: inout PrefixIndex.SearchBuffer
+    ) -> [Match] {
+        guard !query.isEmpty, limit > 0 else { return [] }
+        let (base, hidden, added) = state.withLock { ($0.base, $0.hidden, $0.added) }
+        if hidden.isEmpty {
+            base.search(query, limit: limit, infix: infix, into: &buffer)
+        } else {
+            base.search(query, limit: limit, infix: infix, into: &buffer) { !hidden.contains($0) }
+        }
+        let dictionary = base.dictionary
+        var matches = buffer.hits.map { hit in
+            Match(
+                text: dictionary.text(at: Int(hit.entry)),
+                weight: dictionary.weight(at: Int(hit.entry)),
+                scope: dictionary.scope(at: Int(hit.entry)),
+                tier: hit.tier,
+                entry: Int(hit.entry),
+                keyOffset: Int(hit.keyOffset)
+            )
+        }
+        guard !added.isEmpty else { return matches }
+        var q: [UInt8] = []
+        IndexKey.query(query, into: &q)
+        let whole = q + [0x20]
+        let scopeName = query.query.scope?.name
+        var extra = false
+        for entry in added.values {
+            // As in the base: a selected scope keeps its own entries and the unscoped ones.
+            if let scopeName, let scope = entry.scope, scope != scopeName { continue }
+            guard
+                let (tier, offset) = Self.tier(
+                    of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
+            else { continue }
+            matches.append(
+                Match(
+                    text: entry.text, weight: entry.weight, scope: entry.scope, tier: tier, entry: nil,
+                    keyOffset: offset))
+            extra = true
+        }
+        guard extra else { return matches }
+        matches.sort { a, b in
+            if a.tier != b.tier { return a.tier < b.tier }
+            if a.weight != b.weight { return a.weight > b.weight }
+            let la = a.text.utf8.count
+            let lb = b.text.utf8.count
+            if la != lb { return la < lb }
+            return a.text < b.text
+        }
+        if matches.count > limit { matches.removeLast(matches.count - limit) }
+        return matches
+    }
+
+    static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> (MatchTier, Int)? {
+        let key = entry.key
+        if key == q { return (.exact, 0) }
+        if key.starts(with: partial ? q : whole) { return (.prefix, 0) }
+        guard infix else { return nil }
+        for s in entry.wordStarts {
+            let rest = key[s...]
+            if partial ? rest.starts(with: q) : (rest.elementsEqual(q) || rest.starts(with: whole)) {
+                return (.wordPrefix, s)
+            }
+        }
+        return nil
+    }
+}
+
+/// A live update that cannot be applied (an empty text, a bad weight).
+public struct PrefixIndexUpdateError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension PrefixIndex {
+    /// The ids of the entries whose text is exactly `text` (`key` is its canonical key). O(log n).
+    func entries(withText text: String, key: [UInt8]) -> [UInt32] {
+        guard !key.isEmpty else { return [] }
+        let runs = PrefixRuns(index: self)
+        let lo = lowerBound(runs, key, key.count, from: 0, to: count) { $0 != -1 }
+        let hi = lowerBound(runs, key, key.count, from: lo, to: count) { $0 > 0 }
+        var found: [UInt32] = []
+        for p in lo..<hi where dictionary.text(at: Int(order[p])) == text { found.append(order[p]) }
+        return found
+    }
+
+    /// ``search(_:limit:infix:into:)`` that skips the entries `accept` rejects.
+    func search(
+        _ query: PreparedQuery,
+        limit: Int,
+        infix: Bool,
+        into buffer: inout SearchBuffer,
+        accept: (UInt32) -> Bool
+    ) {
+        buffer.hits.removeAll(keepingCapacity: true)
+        guard !query.isEmpty else { return }
+        IndexKey.query(query, into: &buffer.query)
+        buffer.query.append(0x20)
+        run(
+            &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit,
+            scope: scopeFilter(for: query.query.scope), infix: infix, accept: accept)
+    }
+}

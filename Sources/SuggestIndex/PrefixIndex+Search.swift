@@ -1,0 +1,399 @@
+public import SuggestCore
+
+extension PrefixIndex {
+    /// One completion found by a search.
+    public struct Hit: Hashable, Sendable {
+        /// The entry id in ``PrefixIndex/dictionary``.
+        public var entry: UInt32
+        /// `.exact`, `.prefix` or `.wordPrefix`.
+        public var tier: MatchTier
+        /// Where the match starts in the entry's canonical key (0 unless `.wordPrefix`).
+        public var keyOffset: UInt16
+
+        public init(entry: UInt32, tier: MatchTier, keyOffset: UInt16 = 0) {
+            self.entry = entry
+            self.tier = tier
+            self.keyOffset = keyOffset
+        }
+    }
+
+    /// Reused memory for searches: keep one per thread (or per typing session) and pass it to every search; once
+    /// it has grown, a search allocates nothing.
+    public struct SearchBuffer: Sendable {
+        /// The last search's completions: exact matches, then prefix matches, then word-prefix matches, each best
+        /// first.
+        public internal(set) var hits: [Hit]
+        var query: [UInt8]
+        var heap: [HeapItem]
+        var spare: [HeapItem]
+
+        public init(capacity: Int = 32) {
+            // Only a starting size: the arrays grow if a search needs more.
+            let capacity = max(1, min(capacity, 1_024))
+            hits = []
+            hits.reserveCapacity(capacity)
+            query = []
+            query.reserveCapacity(256)
+            heap = []
+            heap.reserveCapacity(4 * capacity + 8)
+            spare = []
+            spare.reserveCapacity(capacity + 1)
+        }
+    }
+
+    struct HeapItem {
+        var rank: UInt32
+        var position: UInt32
+        var lo: UInt32
+        var hi: UInt32
+
+        @inline(__always)
+        func isBefore(_ other: HeapItem) -> Bool {
+            rank != other.rank ? rank < other.rank : position < other.position
+        }
+    }
+
+    /// Finds the best completions of a prepared query (its words joined by single spaces; the last word is a
+    /// prefix unless the text ended with a separator).
+    public func search(
+        _ query: PreparedQuery,
+        limit: Int,
+        infix: Bool = true,
+        into buffer: inout SearchBuffer
+    ) {
+        buffer.hits.removeAll(keepingCapacity: true)
+        guard !query.isEmpty else { return }
+        IndexKey.query(query, into: &buffer.query)
+        buffer.query.append(0x20)
+        let scope = scopeFilter(for: query.query.scope)
+        run(&buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit, scope: scope, infix: infix) { _ in true }
+    }
+
+    /// Finds the best completions of `key`, a canonical key (``IndexKey``: folded, words separated by one space),
+    /// into `hits`: at most `limit` in all, exact matches first, then prefix matches, then (with `infix`)
+    /// matches at an inner word start, each group most popular first.
+    ///
+    /// - Parameters:
+    ///   - lastWordIsPartial: whether the last word may still grow ("new yo" → "new york"); if false it must be
+    ///     a whole word.
+    ///   - scope: a scope index from ``scopeFilter(for:)``: entries of that scope and unscoped ones match; nil
+    ///     matches every entry.
+    /// - Complexity: O(log n + k log k) for k = `limit`, whatever the number of completions (a scope filter may
+    ///   visit more entries when few match it).
+    public func search(
+        _ key: [UInt8],
+        lastWordIsPartial: Bool = true,
+        limit: Int,
+        scope: UInt16? = nil,
+        infix: Bool = true,
+        into buffer: inout SearchBuffer
+    ) {
+        buffer.hits.removeAll(keepingCapacity: true)
+        buffer.query.removeAll(keepingCapacity: true)
+        buffer.query.append(contentsOf: key)
+        buffer.query.append(0x20)
+        guard !key.isEmpty else { return }
+        run(&buffer, lastWordIsPartial: lastWordIsPartial, limit: limit, scope: scope, infix: infix) { _ in true }
+    }
+
+    /// The search behind the public ones; `buffer.query` holds the key followed by one space. `accept` can hide
+    /// entries (live updates).
+    func run(
+        _ buffer: inout SearchBuffer,
+        lastWordIsPartial: Bool,
+        limit: Int,
+        scope: UInt16?,
+        infix: Bool,
+        accept: (UInt32) -> Bool
+    ) {
+        buffer.hits.removeAll(keepingCapacity: true)
+        let length = buffer.query.count - 1
+        guard length > 0, limit > 0, count > 0 else { return }
+        // Every hit is a distinct entry.
+        let limit = min(limit, count)
+        // Move the arrays out of the buffer (no copy) so the closures below can append to them.
+        var hits = buffer.hits
+        var heap = buffer.heap
+        var spare = buffer.spare
+        buffer.hits = []
+        buffer.heap = []
+        buffer.spare = []
+        let q = buffer.query
+        defer {
+            buffer.hits = hits
+            buffer.heap = heap
+            buffer.spare = spare
+        }
+        let scopes = dictionary.scopeIndices
+        @inline(__always) func inScope(_ entry: Int) -> Bool {
+            guard let scope else { return true }
+            let s = scopes[entry]
+            return s == 0 || s == scope
+        }
+
+        // Exact and prefix matches over the sorted keys.
+        let prefixKeys = PrefixRuns(index: self)
+        let lo = lowerBound(prefixKeys, q, length, from: 0, to: count) { $0 != -1 }
+        let exactEnd = lowerBound(prefixKeys, q, length, from: lo, to: count) { $0 > 0 }
+        let exactDone = topK(prefixRanks, (lo, exactEnd), nil, need: limit, heap: &heap) { position in
+            let entry = order[position]
+            guard inScope(Int(entry)), accept(entry) else { return false }
+            hits.append(Hit(entry: entry, tier: .exact))
+            return true
+        }
+        if !exactDone {
+            scan(
+                prefixRanks, (lo, exactEnd), nil, need: limit, tier: .exact, scope: scope, accept: accept,
+                hits: &hits, spare: &spare)
+        }
+        var prefixRange: (Int, Int)
+        if lastWordIsPartial {
+            prefixRange = (exactEnd, lowerBound(prefixKeys, q, length, from: exactEnd, to: count) { $0 == 1 })
+        } else {
+            let a = lowerBound(prefixKeys, q, length + 1, from: exactEnd, to: count) { $0 != -1 }
+            prefixRange = (a, lowerBound(prefixKeys, q, length + 1, from: a, to: count) { $0 == 1 })
+        }
+        if hits.count < limit {
+            let need = limit - hits.count
+            let done = topK(prefixRanks, prefixRange, nil, need: need, heap: &heap) { position in
+                let entry = order[position]
+                guard inScope(Int(entry)), accept(entry) else { return false }
+                hits.append(Hit(entry: entry, tier: .prefix))
+                return true
+            }
+            if !done {
+                scan(
+                    prefixRanks, prefixRange, nil, need: limit, tier: .prefix, scope: scope, accept: accept,
+                    hits: &hits, spare: &spare)
+            }
+        }
+        guard infix, hits.count < limit, !infixPositions.isEmpty else { return }
+
+        // Matches at inner word starts.
+        let infixKeys = InfixRuns(index: self)
+        let m = infixPositions.count
+        let first: (Int, Int)
+        var second: (Int, Int)? = nil
+        let ilo = lowerBound(infixKeys, q, length, from: 0, to: m) { $0 != -1 }
+        if lastWordIsPartial {
+            first = (ilo, lowerBound(infixKeys, q, length, from: ilo, to: m) { $0 == 1 })
+        } else {
+            let iexact = lowerBound(infixKeys, q, length, from: ilo, to: m) { $0 > 0 }
+            first = (ilo, iexact)
+            let a = lowerBound(infixKeys, q, length + 1, from: iexact, to: m) { $0 != -1 }
+            second = (a, lowerBound(infixKeys, q, length + 1, from: a, to: m) { $0 == 1 })
+        }
+        let earlier = hits.count
+        let infixDone = topK(infixRanks, first, second, need: limit - earlier, heap: &heap) { position in
+            let entry = order[Int(infixPositions[position])]
+            guard inScope(Int(entry)), accept(entry) else { return false }
+            for h in hits where h.entry == entry { return false }
+            hits.append(Hit(entry: entry, tier: .wordPrefix, keyOffset: infixOffsets[position]))
+            return true
+        }
+        if !infixDone {
+            scan(
+                infixRanks, first, second, need: limit, tier: .wordPrefix, scope: scope, accept: accept,
+                hits: &hits, spare: &spare)
+        }
+    }
+
+    /// Pops the best positions of up to two runs in rank order, calling `emit` until it has accepted `need`.
+    /// - Returns: false when it gave up because the filter (a rare scope, many hidden entries) rejected far more
+    ///   than it accepted: popping every entry costs two range queries each, so the caller then ``scan``s.
+    @inline(__always)
+    func topK(
+        _ ranks: RangeMinimum,
+        _ first: (Int, Int),
+        _ second: (Int, Int)?,
+        need: Int,
+        heap: inout [HeapItem],
+        emit: (Int) -> Bool
+    ) -> Bool {
+        guard need > 0 else { return true }
+        heap.removeAll(keepingCapacity: true)
+        @inline(__always) func push(_ lo: Int, _ hi: Int) {
+            guard lo < hi else { return }
+            let p = ranks.argmin(lo, hi)
+            Self.heapPush(
+                &heap,
+                HeapItem(rank: ranks.values[p], position: UInt32(p), lo: UInt32(lo), hi: UInt32(hi))
+            )
+        }
+        push(first.0, first.1)
+        if let second { push(second.0, second.1) }
+        var accepted = 0
+        var rejected = 0
+        let patience = 64 + 8 * need
+        while accepted < need, let top = Self.heapPop(&heap) {
+            let p = Int(top.position)
+            if emit(p) {
+                accepted += 1
+            } else {
+                rejected += 1
+                if rejected > patience { return false }
+            }
+            push(Int(top.lo), p)
+            push(p + 1, Int(top.hi))
+        }
+        return true
+    }
+
+    /// The rare path of a filtered search: one pass over the runs, keeping the best accepted positions, appended
+    /// to `hits` (skipping entries already there) until `hits` has `need` elements in all.
+    @inline(never)
+    func scan(
+        _ ranks: RangeMinimum,
+        _ first: (Int, Int),
+        _ second: (Int, Int)?,
+        need: Int,
+        tier: MatchTier,
+        scope: UInt16?,
+        accept: (UInt32) -> Bool,
+        hits: inout [Hit],
+        spare: inout [HeapItem]
+    ) {
+        let infix = tier == .wordPrefix
+        // The hits still missing, plus a little room: two inner words of one entry may both qualify.
+        let keep = need - hits.count + 2
+        spare.removeAll(keepingCapacity: true)
+        func entry(at p: Int) -> UInt32 { infix ? order[Int(infixPositions[p])] : order[p] }
+        func visit(_ run: (Int, Int)) {
+            var p = run.0
+            while p < run.1 {
+                let rank = ranks.values[p]
+                if spare.count < keep || rank < spare[spare.count - 1].rank {
+                    let e = entry(at: p)
+                    let s = dictionary.scopeIndices[Int(e)]
+                    if (scope == nil || s == 0 || s == scope!) && accept(e) && !hits.contains(where: { $0.entry == e }) {
+                        let item = HeapItem(rank: rank, position: UInt32(p), lo: 0, hi: 0)
+                        var i = spare.count
+                        spare.append(item)
+                        while i > 0 && item.isBefore(spare[i - 1]) {
+                            spare[i] = spare[i - 1]
+                            i -= 1
+                        }
+                        spare[i] = item
+                        if spare.count > keep { spare.removeLast() }
+                    }
+                }
+                p += 1
+            }
+        }
+        visit(first)
+        if let second { visit(second) }
+        for item in spare where hits.count < need {
+            let p = Int(item.position)
+            let e = entry(at: p)
+            if hits.contains(where: { $0.entry == e }) { continue }
+            hits.append(Hit(entry: e, tier: tier, keyOffset: infix ? infixOffsets[p] : 0))
+        }
+    }
+
+    // MARK: Binary search over sorted keys
+
+    /// The first index in `from..<to` whose key's comparison with `q[0..<length]` satisfies `isAfter` (the
+    /// predicate must be false then true along the sorted order). Comparison results: -1 key < q (and q is not a
+    /// prefix of it), 0 equal, 2 q is a proper prefix of the key, 1 key > q otherwise.
+    @inline(__always)
+    func lowerBound<R: KeyRuns>(
+        _ runs: R,
+        _ q: [UInt8],
+        _ length: Int,
+        from: Int,
+        to: Int,
+        isAfter: (Int) -> Bool
+    ) -> Int {
+        var lo = from
+        var hi = to
+        keyBytes.withUnsafeBufferPointer { k in
+            q.withUnsafeBufferPointer { qb in
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    let (s, e) = runs.bounds(mid)
+                    if isAfter(Self.compareKey(k, s, e, qb, length)) { hi = mid } else { lo = mid + 1 }
+                }
+            }
+        }
+        return lo
+    }
+
+    @inline(__always)
+    static func compareKey(
+        _ k: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int, _ q: UnsafeBufferPointer<UInt8>, _ length: Int
+    ) -> Int {
+        let keyLength = e - s
+        let common = min(keyLength, length)
+        var i = 0
+        while i < common {
+            let a = k[s + i]
+            let b = q[i]
+            if a != b { return a < b ? -1 : 1 }
+            i += 1
+        }
+        if keyLength == length { return 0 }
+        return keyLength < length ? -1 : 2
+    }
+
+    // MARK: Heap
+
+    @inline(__always)
+    static func heapPush(_ heap: inout [HeapItem], _ item: HeapItem) {
+        heap.append(item)
+        var i = heap.count - 1
+        while i > 0 {
+            let parent = (i - 1) >> 1
+            if !heap[i].isBefore(heap[parent]) { break }
+            heap.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    @inline(__always)
+    static func heapPop(_ heap: inout [HeapItem]) -> HeapItem? {
+        guard let last = heap.popLast() else { return nil }
+        if heap.isEmpty { return last }
+        let top = heap[0]
+        heap[0] = last
+        var i = 0
+        let n = heap.count
+        while true {
+            let l = 2 * i + 1
+            if l >= n { break }
+            var c = l
+            if l + 1 < n && heap[l + 1].isBefore(heap[l]) { c = l + 1 }
+            if !heap[c].isBefore(heap[i]) { break }
+            heap.swapAt(i, c)
+            i = c
+        }
+        return top
+    }
+}
+
+/// Sorted runs of keys that a binary search walks: whole keys, or key suffixes from an inner word start.
+protocol KeyRuns {
+    func bounds(_ i: Int) -> (Int, Int)
+}
+
+struct PrefixRuns: KeyRuns {
+    let keyOffsets: [UInt32]
+    init(index: PrefixIndex) { keyOffsets = index.keyOffsets }
+    @inline(__always)
+    func bounds(_ i: Int) -> (Int, Int) { (Int(keyOffsets[i]), Int(keyOffsets[i + 1])) }
+}
+
+struct InfixRuns: KeyRuns {
+    let keyOffsets: [UInt32]
+    let positions: [UInt32]
+    let offsets: [UInt16]
+    init(index: PrefixIndex) {
+        keyOffsets = index.keyOffsets
+        positions = index.infixPositions
+        offsets = index.infixOffsets
+    }
+    @inline(__always)
+    func bounds(_ i: Int) -> (Int, Int) {
+        let p = Int(positions[i])
+        return (Int(keyOffsets[p]) + Int(offsets[i]), Int(keyOffsets[p + 1]))
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+public import SuggestCore
+public import SuggestIndex
+
+/// Completes what was typed from a weighted dictionary, most popular first (`"type": "prefix"`).
+///
+/// ```json
+/// { "type": "prefix", "dictionary": "words.tsv", "infix": true, "index": "words.idx" }
+/// ```
+/// - `dictionary` (required): a TSV file `text<TAB>weight[<TAB>scope]`, or `{ "path": …, "lenient": true }`.
+/// - `infix` (default true): also match at inner word starts ("york" → "New York"), ranked below prefixes.
+/// - `index` (optional): a saved index file. Loaded when it exists and was built from the same dictionary bytes;
+///   otherwise the index is built and saved there. A corrupt or truncated file is an error (delete it to rebuild).
+///
+/// Earlier typed words must match whole words and the last one is a prefix ("new yo" → "New York"); a query equal
+/// to an entry is `.exact`. With a scope selected, entries of that scope and unscoped entries match. Live updates
+/// (``insert(_:weight:scope:)``, ``remove(_:)``) go to an overlay of ``index``; ``compact()`` folds it in.
+public final class PrefixProvider: ConfigurableProvider {
+    public struct Configuration: Decodable, Sendable {
+        public var dictionary: DictionarySource
+        public var infix: Bool
+        /// A saved index file (relative to the configuration file).
+        public var index: String?
+
+        public init(dictionary: DictionarySource, infix: Bool = true, index: String? = nil) {
+            self.dictionary = dictionary
+            self.infix = infix
+            self.index = index
+        }
+
+        private enum CodingKeys: String, CodingKey { case dictionary, infix, index }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            dictionary = try c.decode(DictionarySource.self, forKey: .dictionary)
+            infix = try c.decodeIfPresent(Bool.self, forKey: .infix) ?? true
+            index = try c.decodeIfPresent(String.self, forKey: .index)
+        }
+    }
+
+    public static let typeName = "prefix"
+
+    public let id: String
+    /// Whether inner word starts match.
+    public let infix: Bool
+    /// The index with its live overlay.
+    public let index: LivePrefixIndex
+
+    /// A provider over a built (or loaded) index.
+    public init(id: String = "prefix", index: PrefixIndex, infix: Bool = true) {
+        self.id = id
+        self.index = LivePrefixIndex(index)
+        self.infix = infix
+    }
+
+    /// A provider over a dictionary (builds the index).
+    public convenience init(id: String = "prefix", dictionary: WeightedDictionary, infix: Bool = true) {
+        self.init(id: id, index: PrefixIndex(dictionary: dictionary), infix: infix)
+    }
+
+    public convenience init(configuration: Configuration, context: ProviderContext) throws {
+        let source = configuration.dictionary
+        let path = context.resolve(source.path)
+        let built: PrefixIndex
+        if let indexFile = configuration.index {
+            let indexPath = context.resolve(indexFile)
+            built = try context.cache.artifact("prefix-index:\(path):\(source.lenient):\(indexPath)") {
+                try Self.loadOrBuild(source: source, path: path, indexPath: indexPath, context: context)
+            }
+        } else {
+            built = try context.cache.artifact("prefix-index:\(path):\(source.lenient)") {
+                PrefixIndex(dictionary: try context.dictionary(source))
+            }
+        }
+        self.init(id: context.id, index: built, infix: configuration.infix)
+    }
+
+    /// Loads the saved index when it matches the dictionary file, otherwise builds and saves it.
+    static func loadOrBuild(
+        source: DictionarySource,
+        path: String,
+        indexPath: String,
+        context: ProviderContext
+    ) throws -> PrefixIndex {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // Let the dictionary loader name the problem (missing file, a folder, unreadable).
+            _ = try context.dictionary(source)
+            throw context.error(at: "dictionary", "\(path): cannot be read")
+        }
+        let fingerprint = data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: source.lenient) }
+        if FileManager.default.fileExists(atPath: indexPath) {
+            do {
+                let saved = try PrefixIndex(contentsOfFile: indexPath)
+                if saved.sourceFingerprint == fingerprint { return saved }
+                // Stale: built from another version of the dictionary; rebuild below.
+            } catch let error where error.isUnsupportedVersion {
+                // Written by another version of swift-suggest: rebuild below.
+            } catch {
+                throw context.error(at: "index", "\(error.description); delete it to rebuild")
+            }
+        }
+        let built = PrefixIndex(dictionary: try context.dictionary(source), sourceFingerprint: fingerprint)
+        do {
+            try built.write(toFile: indexPath)
+        } catch {
+            throw context.error(at: "index", error.description)
+        }
+        return built
+    }
+
+    public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
+        guard !request.query.isEmpty else { return }
+        var buffer = PrefixIndex.SearchBuffer(capacity: request.limit)
+        let matches = index.search(request.query, limit: request.limit, infix: infix, buffer: &buffer)
+        // The query's canonical key length: words joined by one space.
+        var queryLength = request.query.words.count - 1
+        for word in request.query.words { queryLength += word.count }
+        for match in matches {
+            // Matched ranges only for the returned results: a direct walk for ASCII titles, the engine's
+            // standard matcher (which maps folded bytes back to the original) otherwise.
+            let ranges =
+                IndexKey.originalRanges(
+                    ofASCII: match.text, keyRange: match.keyOffset..<(match.keyOffset + queryLength))
+                ?? TextMatcher.match(request.query, in: NormalizedText(match.text))?.1 ?? []
+            output.append(
+                SuggestionCandidate(
+                    title: match.text,
+                    matchedRanges: ranges,
+                    tier: match.tier,
+                    popularity: match.weight
+                )
+            )
+        }
+    }
+
+    /// Adds `text` (or gives it a new weight) without rebuilding; see ``LivePrefixIndex/insert(_:weight:scope:)``.
+    public func insert(_ text: String, weight: Double, scope: String? = nil) throws(PrefixIndexUpdateError) {
+        try index.insert(text, weight: weight, scope: scope)
+    }
+
+    /// Removes every entry with exactly this text; see ``LivePrefixIndex/remove(_:)``.
+    @discardableResult
+    public func remove(_ text: String) -> Bool { index.remove(text) }
+
+    /// Folds live updates into a rebuilt index; see ``LivePrefixIndex/compact()``.
+    @discardableResult
+    public func compact() -> Bool { index.compact() }
+}

@@ -1,0 +1,235 @@
+import SuggestCore
+import Testing
+
+@testable import SuggestIndex
+
+struct PrefixIndexTests {
+    let index: PrefixIndex
+
+    init() throws { index = PrefixIndex(dictionary: try Fixture.dictionary()) }
+
+    @Test func completesMostPopularFirst() {
+        #expect(index.complete("new", infix: false) == ["news", "New York", "Newark", "new york city", "newton"])
+        #expect(index.complete("NEW", limit: 2) == ["news", "New York"])
+    }
+
+    @Test func singleLetterAndEmptyQueries() {
+        #expect(index.complete("n", limit: 3) == ["news", "New York", "Newark"])
+        #expect(index.complete("").isEmpty)
+        #expect(index.complete("  -- ").isEmpty)
+        #expect(index.complete("zzz").isEmpty)
+    }
+
+    @Test func exactMatchComesFirstWithItsTier() {
+        #expect(index.complete("newark", infix: false) == ["Newark"])
+        #expect(index.tiers("new york") == [.exact, .prefix])
+        #expect(index.complete("new york") == ["New York", "new york city"])
+    }
+
+    @Test func earlierWordsMatchWholeWords() {
+        #expect(index.complete("new yo") == ["New York", "new york city"])
+        #expect(index.complete("ne yo").isEmpty)
+        // A trailing separator completes the last word: "new " no longer matches "news" or "Newark".
+        #expect(index.complete("new ") == ["New York", "new york city"])
+        #expect(index.complete("new-york c") == ["new york city"])
+    }
+
+    @Test func infixMatchesWordStartsBelowPrefixes() {
+        #expect(index.complete("york") == ["New York", "new york city"])
+        #expect(index.tiers("york") == [.wordPrefix, .wordPrefix])
+        #expect(index.complete("york", infix: false).isEmpty)
+        #expect(index.complete("rest") == ["Django REST framework", "django-rest-framework", "djangoRestFramework"])
+        #expect(index.complete("Framework").contains("djangoRestFramework"))
+        #expect(index.complete("apple") == ["🍎 apple"])
+        #expect(index.complete("city") == ["new york city"])
+    }
+
+    @Test func prefixMatchesOutrankHeavierInfixMatches() {
+        let dictionary = WeightedDictionary(entries: [
+            ("django rest", 1000, nil), ("rest api", 1, nil), ("restful", 2, nil),
+        ])
+        let index = PrefixIndex(dictionary: dictionary)
+        #expect(index.complete("rest") == ["restful", "rest api", "django rest"])
+        #expect(index.tiers("rest") == [.prefix, .prefix, .wordPrefix])
+        #expect(index.tiers("rest api") == [.exact])
+    }
+
+    @Test func unicodeAccentsSharpSCJKAndEmoji() {
+        #expect(index.complete("cafe") == ["Café"])
+        #expect(index.complete("CAFÉ") == ["Café"])
+        #expect(index.complete("strasse") == ["Straße"])
+        #expect(index.complete("straße") == ["Straße"])
+        #expect(index.complete("東") == ["東京", "東京タワー"])
+        #expect(index.complete("タワ") == [])  // no word start inside CJK text
+        #expect(index.complete("🍎") == ["🍎 apple"])
+    }
+
+    @Test func tiesAreDeterministicShorterFirst() {
+        let dictionary = WeightedDictionary(entries: [
+            ("abcd", 5, nil), ("abc", 5, nil), ("abd", 5, nil), ("ab", 5, nil),
+        ])
+        let index = PrefixIndex(dictionary: dictionary)
+        #expect(index.complete("a") == ["ab", "abc", "abd", "abcd"])
+    }
+
+    @Test func scopesFilterButKeepUnscopedEntries() {
+        let dictionary = WeightedDictionary(entries: [
+            ("python", 10, "languages"), ("pytest", 8, "tools"), ("pyramid", 6, nil), ("pytorch", 9, "tools"),
+        ])
+        let index = PrefixIndex(dictionary: dictionary)
+        #expect(index.complete("py", scope: "tools") == ["pytorch", "pytest", "pyramid"])
+        #expect(index.complete("py", scope: "languages") == ["python", "pyramid"])
+        #expect(index.complete("py", scope: "unknown") == ["pyramid"])
+        #expect(index.complete("py") == ["python", "pytorch", "pytest", "pyramid"])
+        // A dictionary without scopes ignores the query's scope.
+        #expect(self.index.complete("news", scope: "tools") == ["news"])
+    }
+
+    @Test func duplicateKeysAreAllFound() {
+        let dictionary = WeightedDictionary(entries: [("Apple", 3, nil), ("apple", 5, nil), ("APPLE pie", 4, nil)])
+        let index = PrefixIndex(dictionary: dictionary)
+        #expect(index.complete("apple") == ["apple", "Apple", "APPLE pie"])
+        #expect(index.tiers("apple") == [.exact, .exact, .prefix])
+    }
+
+    @Test func searchByKeyFillsTheReusedBuffer() {
+        var buffer = PrefixIndex.SearchBuffer()
+        index.search(Array("new".utf8), limit: 2, infix: false, into: &buffer)
+        #expect(buffer.hits.map { index.dictionary.text(at: Int($0.entry)) } == ["news", "New York"])
+        index.search(Array("york".utf8), limit: 5, into: &buffer)
+        #expect(buffer.hits.map(\.keyOffset) == [4, 4])
+        index.search([], limit: 5, into: &buffer)
+        #expect(buffer.hits.isEmpty)
+    }
+
+    @Test func matchesBruteForceOnRandomDictionaries() {
+        var random = SplitMix(state: 42)
+        let alphabet = Array("abc -")
+        for round in 0..<20 {
+            var entries: [(text: String, weight: Double, scope: String?)] = []
+            for _ in 0..<(50 + round * 40) {
+                let length = Int.random(in: 1...7, using: &random)
+                let text = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+                entries.append((text, Double(Int.random(in: 0...20, using: &random)), nil))
+            }
+            let dictionary = WeightedDictionary(entries: entries)
+            let index = PrefixIndex(dictionary: dictionary)
+            let keys = (0..<dictionary.count).map { IndexKey.keyAndWordStarts(dictionary.text(at: $0)) }
+            for _ in 0..<30 {
+                let length = Int.random(in: 1...4, using: &random)
+                let typed = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
+                let query = PreparedQuery(SearchQuery(text: typed))
+                guard !query.isEmpty else { continue }
+                var q: [UInt8] = []
+                IndexKey.query(query, into: &q)
+                let whole = q + [0x20]
+                let limit = Int.random(in: 1...8, using: &random)
+                // Brute force: tier, then weight, then shorter key, then key bytes, then entry id.
+                var expected: [(MatchTier, Int)] = []
+                for (entry, (key, starts)) in keys.enumerated() {
+                    var tier: MatchTier? = nil
+                    if key == q {
+                        tier = .exact
+                    } else if key.starts(with: query.lastWordIsPartial ? q : whole) {
+                        tier = .prefix
+                    } else if starts.contains(where: { s in
+                        let rest = key[s...]
+                        return query.lastWordIsPartial
+                            ? rest.starts(with: q) : (rest.elementsEqual(q) || rest.starts(with: whole))
+                    }) {
+                        tier = .wordPrefix
+                    }
+                    if let tier { expected.append((tier, entry)) }
+                }
+                expected.sort { a, b in
+                    if a.0 != b.0 { return a.0 < b.0 }
+                    let wa = dictionary.weight(at: a.1)
+                    let wb = dictionary.weight(at: b.1)
+                    if wa != wb { return wa > wb }
+                    let ka = keys[a.1].key
+                    let kb = keys[b.1].key
+                    if ka.count != kb.count { return ka.count < kb.count }
+                    if ka != kb { return ka.lexicographicallyPrecedes(kb) }
+                    return a.1 < b.1
+                }
+                var buffer = PrefixIndex.SearchBuffer()
+                index.search(query, limit: limit, into: &buffer)
+                let got = buffer.hits.map { ($0.tier, Int($0.entry)) }
+                let want = Array(expected.prefix(limit))
+                #expect(got.map(\.0) == want.map(\.0), "\(typed)")
+                #expect(got.map(\.1) == want.map(\.1), "\(typed) in round \(round)")
+            }
+        }
+    }
+}
+
+struct SortedKeyWalkTests {
+    @Test func sortedKeysAreInByteOrderAndPrefixRangesAreContiguous() throws {
+        let index = PrefixIndex(dictionary: try Fixture.dictionary())
+        let keys = (0..<index.count).map { Array(index.sortedKey(at: $0)) }
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) })
+        let range = index.sortedPositions(withPrefix: Array("new".utf8))
+        #expect(Set(range.map { index.dictionary.text(at: index.entry(atSortedPosition: $0)) })
+            == ["New York", "new york city", "Newark", "newton", "news"])
+        #expect(range.map { index.rank(atSortedPosition: $0) }.min() == 0)  // "news" is the heaviest entry
+        #expect(index.sortedPositions(withPrefix: Array("zz".utf8)).isEmpty)
+    }
+}
+
+struct RareScopeTests {
+    /// A scope that few entries have: the search falls back to one scan of the run and still returns the best.
+    @Test func rareScopeFindsTheBestMatchesInOrder() {
+        var random = SplitMix(state: 7)
+        var entries: [(text: String, weight: Double, scope: String?)] = []
+        for i in 0..<3_000 {
+            let scope: String? = i % 500 == 3 ? "rare" : (i % 300 == 5 ? nil : "common")
+            let weight = Double(Int.random(in: 0...1_000, using: &random))
+            entries.append(("a\(i) word\(i % 13)", weight, scope))
+        }
+        let dictionary = WeightedDictionary(entries: entries)
+        let index = PrefixIndex(dictionary: dictionary)
+        for (text, infix) in [("a", false), ("a1", false), ("word1", true), ("word", true)] {
+            let expected = (0..<dictionary.count)
+                .filter { dictionary.scope(at: $0) == "rare" || dictionary.scope(at: $0) == nil }
+                .filter {
+                    let key = IndexKey.keyAndWordStarts(dictionary.text(at: $0))
+                    let q = Array(text.utf8)
+                    return key.key.starts(with: q) || (infix && key.wordStarts.contains { key.key[$0...].starts(with: q) })
+                }
+                .sorted {
+                    let a = dictionary.weight(at: $0)
+                    let b = dictionary.weight(at: $1)
+                    if a != b { return a > b }
+                    let ka = IndexKey.key(dictionary.text(at: $0))
+                    let kb = IndexKey.key(dictionary.text(at: $1))
+                    if ka.count != kb.count { return ka.count < kb.count }
+                    return ka.lexicographicallyPrecedes(kb)
+                }
+                .prefix(10)
+                .map { dictionary.text(at: $0) }
+            // 6 rare and 10 unscoped entries among 3,000: far more rejections than the heap's patience.
+            #expect(index.complete(text, infix: infix, scope: "rare") == Array(expected), "\(text)")
+        }
+        // Hidden entries (live updates) take the same path.
+        var buffer = PrefixIndex.SearchBuffer()
+        index.search(
+            PreparedQuery(SearchQuery(text: "a")), limit: 5, infix: false, into: &buffer,
+            accept: { dictionary.scope(at: Int($0)) == "rare" })
+        let rare = (0..<dictionary.count).filter { dictionary.scope(at: $0) == "rare" }
+            .sorted { dictionary.weight(at: $0) > dictionary.weight(at: $1) }
+        #expect(buffer.hits.map { Int($0.entry) } == Array(rare.prefix(5)))
+    }
+}
+
+struct LimitTests {
+    @Test func hugeAndZeroLimitsAreSafe() throws {
+        let index = PrefixIndex(dictionary: try Fixture.dictionary())
+        var buffer = PrefixIndex.SearchBuffer(capacity: Int.max)
+        index.search(PreparedQuery(SearchQuery(text: "n")), limit: Int.max, into: &buffer)
+        #expect(buffer.hits.count == 5)
+        index.search(PreparedQuery(SearchQuery(text: "n")), limit: 0, into: &buffer)
+        #expect(buffer.hits.isEmpty)
+        index.search(PreparedQuery(SearchQuery(text: "n")), limit: -3, into: &buffer)
+        #expect(buffer.hits.isEmpty)
+    }
+}

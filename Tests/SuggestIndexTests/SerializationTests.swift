@@ -1,0 +1,117 @@
+import Foundation
+import SuggestCore
+import Testing
+
+@testable import SuggestIndex
+
+struct SerializationTests {
+    let index: PrefixIndex
+
+    init() throws {
+        index = PrefixIndex(
+            dictionary: try Fixture.dictionary(),
+            sourceFingerprint: SourceFingerprint(byteCount: 12, hash: 34, lenient: true)
+        )
+    }
+
+    func temporaryPath() -> String {
+        NSTemporaryDirectory() + "/prefix-index-\(UUID().uuidString).idx"
+    }
+
+    func load(_ bytes: [UInt8]) throws(PrefixIndexError) -> PrefixIndex {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(PrefixIndexError) -> PrefixIndex in try PrefixIndex(serialized: raw, file: "t.idx") }
+        }
+        return try result.get()
+    }
+
+    func expectError(_ bytes: [UInt8], _ message: String) {
+        do {
+            _ = try load(bytes)
+            Issue.record("loaded a broken index; expected \(message)")
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    @Test func roundTripsThroughAFile() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try index.write(toFile: path)
+        let loaded = try PrefixIndex(contentsOfFile: path)
+        #expect(loaded.count == index.count)
+        #expect(loaded.infixCount == index.infixCount)
+        #expect(loaded.sourceFingerprint == index.sourceFingerprint)
+        #expect(loaded.dictionary.source == index.dictionary.source)
+        for text in ["n", "new yo", "york", "rest", "cafe", "東", "🍎", "new "] {
+            #expect(loaded.complete(text) == index.complete(text), "\(text)")
+        }
+        #expect(loaded.serialized() == index.serialized())
+    }
+
+    @Test func roundTripsScopesAndEmptyDictionaries() throws {
+        let scoped = PrefixIndex(dictionary: WeightedDictionary(entries: [("a b", 1, "x"), ("ab", 2, "y"), ("c", 3, nil)]))
+        let loaded = try load(scoped.serialized())
+        #expect(loaded.dictionary.scopeNames == ["x", "y"])
+        #expect(loaded.complete("a", scope: "x") == ["a b"])
+        let empty = try load(PrefixIndex(dictionary: WeightedDictionary(entries: [])).serialized())
+        #expect(empty.count == 0)
+        #expect(empty.complete("a").isEmpty)
+    }
+
+    @Test func truncatedFilesAreErrors() {
+        let bytes = index.serialized()
+        expectError([], "truncated")
+        expectError(Array(bytes.prefix(20)), "truncated")
+        expectError(Array(bytes.prefix(bytes.count - 1)), "truncated")
+        expectError(Array(bytes.prefix(bytes.count / 2)), "truncated")
+    }
+
+    @Test func corruptFilesAreErrors() {
+        var bytes = index.serialized()
+        bytes[bytes.count / 2] ^= 0x40
+        expectError(bytes, "checksum mismatch")
+        expectError(Array("text\t1\n".utf8) + [UInt8](repeating: 0, count: 64), "not a swift-suggest prefix index")
+        expectError(index.serialized() + [0], "trailing bytes")
+    }
+
+    @Test func wrongVersionIsAnError() {
+        var bytes = index.serialized()
+        bytes[8] = 99
+        do {
+            _ = try load(bytes)
+            Issue.record("loaded an index of another version")
+        } catch {
+            #expect(error.isUnsupportedVersion)
+            #expect(error.description.contains("version 99"))
+        }
+    }
+
+    @Test func inconsistentArraysWithAValidChecksumAreErrors() {
+        // Rewrite an order entry to point past the end, then fix the checksum: the structure checks catch it.
+        var bytes = index.serialized()
+        let payloadStart = PrefixIndex.headerSize
+        // Walk to the order section (the 8th section).
+        var offset = payloadStart
+        for _ in 0..<7 {
+            let length = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+            offset += 8 + length + (8 - length % 8) % 8
+        }
+        bytes.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt32(1_000_000), toByteOffset: offset + 8, as: UInt32.self)
+            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[payloadStart...]))
+            raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
+        }
+        expectError(bytes, "corrupt prefix index")
+    }
+
+    @Test func missingFileIsAnError() {
+        do {
+            _ = try PrefixIndex(contentsOfFile: "/nonexistent/words.idx")
+            Issue.record("loaded a missing file")
+        } catch {
+            #expect(error.isUnreadable)
+            #expect(error.description == "/nonexistent/words.idx: cannot be read")
+        }
+    }
+}
