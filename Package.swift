@@ -5,6 +5,8 @@ import PackageDescription
 // Compile-time flag for expensive internal invariant checks (off by default):
 //   swift build -Xswiftc -DSUGGEST_INTERNAL_CHECKS
 // Code under `#if SUGGEST_INTERNAL_CHECKS` verifies index and heap invariants after every mutation.
+// Thread-sanitizer runs on Linux add -Xswiftc -DSUGGEST_TSAN_VISIBLE_LOCKS: SuggestRecents then locks with a pthread
+// mutex, which TSan sees, instead of `Synchronization.Mutex`, whose futex TSan cannot see there (false races).
 
 let package = Package(
     name: "swift-suggest",
@@ -15,8 +17,19 @@ let package = Package(
     products: [
         .library(name: "Suggest", targets: ["Suggest"]),
         .library(name: "SuggestCore", targets: ["SuggestCore"]),
-        .executable(name: "suggest", targets: ["SuggestCLI"]),
+        .library(name: "SuggestTokens", targets: ["SuggestTokens"]),
+        .library(name: "SuggestRecents", targets: ["SuggestRecents"]),
+        .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
+        .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
+        .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
+        .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
+    ],
+    traits: [
+        // The token provider's patterns run on PCRE2 (JIT) when this trait is on (the default); without it
+        // (`--disable-default-traits`, or where libpcre2 is absent, e.g. iOS apps) they run on Swift `Regex`.
+        .trait(name: "PCRE2", description: "Token rule patterns on libpcre2-8 with JIT (needs libpcre2-dev / brew pcre2)"),
+        .default(enabledTraits: ["PCRE2"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,19 +43,43 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections")
             ]
         ),
+        .target(name: "SuggestRecents", dependencies: ["SuggestCore"]),
+        .target(
+            name: "SuggestIndex",
+            dependencies: ["SuggestCore", .product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(name: "SuggestPrefix", dependencies: ["SuggestCore", "SuggestIndex"]),
+        .target(
+            name: "SuggestFuzzy",
+            dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
+        ),
         .target(
             name: "Suggest",
-            dependencies: ["SuggestCore"],
+            dependencies: ["SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens"],
             resources: [.copy("Resources/demo")]
+        ),
+
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        .target(
+            name: "SuggestTokens",
+            dependencies: [
+                "SuggestCore",
+                .target(name: "CPCRE2", condition: .when(traits: ["PCRE2"])),
+            ]
         ),
 
         // MARK: Tools
         .executableTarget(
-            name: "SuggestCLI",
+            name: "suggest",
             dependencies: [
                 "Suggest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Sources/SuggestCLI"
         ),
 
         // MARK: Plugins
@@ -54,13 +91,22 @@ let package = Package(
                     description: "Validate every *.suggest.json configuration in the package"
                 )
             ),
-            dependencies: ["SuggestCLI"]
+            dependencies: ["suggest"]
         ),
 
         // MARK: Tests
+        .testTarget(name: "SuggestTokensTests", dependencies: ["SuggestTokens"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestIndexTests", dependencies: ["SuggestIndex"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestPrefixTests",
+            dependencies: ["SuggestPrefix", "SuggestIndex"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SuggestCoreTests", dependencies: ["SuggestCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["SuggestCLI"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
+        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
     ]
 )
 

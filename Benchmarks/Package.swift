@@ -27,5 +27,63 @@ let package = Package(
             path: "Benchmarks/EngineOverhead",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "WholeEngine",
+            dependencies: [
+                .product(name: "Suggest", package: suggestPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/WholeEngine",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Recents",
+            dependencies: [
+                .product(name: "SuggestRecents", package: suggestPackage),
+                .product(name: "SuggestCore", package: suggestPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Recents",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PrefixIndex",
+            dependencies: [
+                .product(name: "SuggestPrefix", package: suggestPackage),
+                .product(name: "SuggestIndex", package: suggestPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/PrefixIndex",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Fuzzy",
+            dependencies: [
+                .product(name: "SuggestFuzzy", package: suggestPackage),
+                .product(name: "SuggestCore", package: suggestPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Fuzzy",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "TokenExtraction",
+            dependencies: [
+                .product(name: "SuggestTokens", package: suggestPackage),
+                .product(name: "SuggestCore", package: suggestPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TokenExtraction",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Not a benchmark suite: answers query lists for Scripts/fuzzy-compare.sh and Scripts/fuzzy-quality.sh.
+        .executableTarget(
+            name: "FuzzyEval",
+            dependencies: [
+                .product(name: "SuggestFuzzy", package: suggestPackage),
+                .product(name: "SuggestCore", package: suggestPackage),
+            ],
+            path: "Sources/FuzzyEval"
+        ),
     ]
 )

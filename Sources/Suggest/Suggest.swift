@@ -1,13 +1,26 @@
 @_exported public import SuggestCore
+@_exported public import SuggestRecents
+@_exported public import SuggestIndex
+@_exported public import SuggestPrefix
+@_exported public import SuggestFuzzy
+@_exported public import SuggestTokens
 
 extension ProviderRegistry {
     /// Every provider type that ships with swift-suggest, listed explicitly:
     /// - `static`: ``StaticProvider``
+    /// - `recent`: ``RecentsProvider``
+    /// - `prefix`: ``PrefixProvider``
+    /// - `fuzzy`: ``FuzzyProvider``
+    /// - `tokens`: ``TokenProvider``
     ///
     /// Copy it and ``register(_:)`` your own types.
     public static var builtIn: ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(StaticProvider.self)
+        registry.register(RecentsProvider.self)
+        registry.register(PrefixProvider.self)
+        registry.register(FuzzyProvider.self)
+        registry.register(TokenProvider.self)
         return registry
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SuggestCore
 
 #if canImport(Darwin)
