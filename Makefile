@@ -24,6 +24,10 @@ test: setup
 	$(SWIFT) test
 	$(SWIFT) package suggest-validate
 
+# The token provider without libpcre2 (Swift Regex backend, as in iOS apps), in its own build folder.
+test-no-pcre2:
+	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter SuggestTokensTests
+
 release: setup
 	$(SWIFT) build -c release
 

@@ -16,5 +16,5 @@ public enum DemoData: Sendable {
     }
 
     /// The searches the demo types, keystroke by keystroke.
-    public static let searches: [String] = ["python", "new york", "recieve", "chicken ", "from:al"]
+    public static let searches: [String] = ["python", "pyhton", "recieve", "new york", "spicy chicken ", "from:al"]
 }
