@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import Suggest
+
+/// `suggest index DICTIONARY --output FILE`: builds a prefix index once and saves it, so that a configuration's
+/// `"index"` key (or `PrefixIndex(contentsOfFile:)`) loads it in milliseconds instead of building it.
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build a prefix index from a TSV dictionary and save it (load it with the prefix provider's \"index\" key)."
+    )
+
+    @Argument(help: "The TSV dictionary: text<TAB>weight[<TAB>scope].")
+    var dictionary: String
+
+    @Option(name: .shortAndLong, help: "Where to write the index (default: the dictionary's path with .idx).")
+    var output: String?
+
+    @Flag(name: .long, help: "Skip bad dictionary lines instead of failing.")
+    var lenient = false
+
+    func run() throws {
+        let start = ContinuousClock.now
+        guard let data = FileManager.default.contents(atPath: dictionary) else {
+            Console.error("error: \(dictionary): no such file or not readable")
+            throw ExitCode(1)
+        }
+        let loaded: WeightedDictionary
+        do {
+            loaded = try DictionaryLoader.parse([UInt8](data), source: dictionary, lenient: lenient)
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+        let fingerprint = data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: lenient) }
+        let index = PrefixIndex(dictionary: loaded, sourceFingerprint: fingerprint)
+        let path = output ?? ((dictionary as NSString).deletingPathExtension + ".idx")
+        do {
+            try index.write(toFile: path)
+        } catch {
+            Console.error("error: \(path): \(error)")
+            throw ExitCode(1)
+        }
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        var line = "\(path): \(loaded.count) entries indexed in \(milliseconds) ms"
+        if loaded.skippedLines > 0 { line += " (\(loaded.skippedLines) bad lines skipped)" }
+        Console.out(line)
+    }
+}
