@@ -104,7 +104,7 @@ let package = Package(
         ),
         .testTarget(name: "SuggestCoreTests", dependencies: ["SuggestCore"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
-        .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
     ]

@@ -60,6 +60,7 @@ let package = Package(
             name: "Fuzzy",
             dependencies: [
                 .product(name: "SuggestFuzzy", package: suggestPackage),
+                .product(name: "SuggestIndex", package: suggestPackage),
                 .product(name: "SuggestCore", package: suggestPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -81,6 +82,7 @@ let package = Package(
             name: "FuzzyEval",
             dependencies: [
                 .product(name: "SuggestFuzzy", package: suggestPackage),
+                .product(name: "SuggestIndex", package: suggestPackage),
                 .product(name: "SuggestCore", package: suggestPackage),
             ],
             path: "Sources/FuzzyEval"

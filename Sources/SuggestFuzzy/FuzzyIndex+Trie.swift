@@ -1,14 +1,16 @@
+import SuggestIndex
 /// The implicit trie: a node is a range of sorted positions whose keys share their first `depth` bytes.
 extension FuzzyIndex {
+    /// The length of sorted key `i` in bytes.
     @inline(__always)
-    func keyStart(_ i: Int) -> Int { Int(keyOffsets[i]) }
-
-    @inline(__always)
-    func keyLength(_ i: Int) -> Int { Int(keyOffsets[i + 1]) - Int(keyOffsets[i]) }
+    func keyLength(_ i: Int) -> Int { prefixIndex.sortedKey(at: i).count }
 
     /// Byte `depth` of sorted key `i` (the key must be longer than `depth`).
     @inline(__always)
-    func byte(_ i: Int, _ depth: Int) -> UInt8 { keyBytes[Int(keyOffsets[i]) + depth] }
+    func byte(_ i: Int, _ depth: Int) -> UInt8 {
+        let key = prefixIndex.sortedKey(at: i)
+        return key[key.startIndex + depth]
+    }
 
     /// In a node `lo..<hi` at `depth`, the number of keys that end there (they sort first).
     @inline(__always)
@@ -38,48 +40,18 @@ extension FuzzyIndex {
         return high
     }
 
-    /// The number of words of sorted key `i` (runs of non-separator bytes).
+    /// The number of words of sorted key `i` (canonical keys: words joined by single spaces).
     func wordCount(_ i: Int) -> Int {
-        var count = 0
-        var inWord = false
-        var k = keyStart(i)
-        let end = Int(keyOffsets[i + 1])
-        while k < end {
-            let separator = TextNormalizerProxy.isSeparator(keyBytes[k])
-            if !separator && !inWord { count += 1 }
-            inWord = !separator
-            k += 1
-        }
+        let key = prefixIndex.sortedKey(at: i)
+        if key.isEmpty { return 0 }
+        var count = 1
+        for b in key where b == 0x20 { count += 1 }
         return count
     }
 
     /// The sorted positions whose keys start with `prefix` (all of them for an empty prefix).
     /// - Complexity: O(|prefix| log n).
     func prefixRange(_ prefix: some Collection<UInt8>) -> Range<Int> {
-        var lo = 0
-        var hi = count
-        var depth = 0
-        for c in prefix {
-            // Skip keys that end before this byte.
-            lo += endingCount(lo, hi, depth)
-            // Lower bound of c at `depth` in lo..<hi.
-            var a = lo
-            var b = hi
-            while a < b {
-                let mid = (a + b) >> 1
-                if byte(mid, depth) < c { a = mid + 1 } else { b = mid }
-            }
-            lo = a
-            a = lo
-            b = hi
-            while a < b {
-                let mid = (a + b) >> 1
-                if byte(mid, depth) <= c { a = mid + 1 } else { b = mid }
-            }
-            hi = a
-            if lo >= hi { return lo..<lo }
-            depth += 1
-        }
-        return lo..<hi
+        prefixIndex.sortedPositions(withPrefix: Array(prefix))
     }
 }

@@ -1,188 +1,162 @@
 public import SuggestCore
+public import SuggestIndex
 
-/// The folded keys of a ``WeightedDictionary`` in sorted byte order: an implicit prefix trie (every trie node is a
-/// range of sorted keys sharing a prefix), with a max-weight segment tree for top-k by popularity inside any range,
-/// and a letter bitmask per key to skip keys quickly in the subsequence scan.
+/// What the fuzzy provider needs beyond the shared ``PrefixIndex``: a 32-bit letter mask per key and a small
+/// range-minimum table over the prefix index's popularity ranks.
 ///
-/// Built once per dictionary and shared by the fuzzy providers of one configuration
-/// (``DictionaryCache/artifact(_:build:)`` under `"fuzzy-index:" + path`).
+/// The sorted canonical keys of the ``PrefixIndex`` (folded, separators collapsed to one space) are the implicit
+/// prefix trie the typo walk runs on (a trie node is a range of sorted keys sharing a prefix); its popularity ranks
+/// give the top-k of any range. So a configuration with a prefix and a fuzzy provider on one dictionary holds one
+/// copy of the keys: ``FuzzyProvider/init(configuration:context:)`` obtains the prefix index through the same cache
+/// artifact as the prefix provider (`"prefix-index:<path>:<lenient>"`).
 ///
-/// Memory per entry: the folded key bytes plus 4 (key offset) + 4 (entry id) + 8 (weight) + 4 (mask)
-/// + 8 (segment tree) = 28 bytes.
+/// Memory beyond the prefix index: 4 bytes per entry (mask) plus the block table (4 bytes per 32 entries per level,
+/// about 2 bytes per entry for a million entries). See ``extraByteCount``.
 public struct FuzzyIndex: Sendable {
-    /// The dictionary the keys come from.
-    public let dictionary: WeightedDictionary
-    /// Folded keys in sorted order, back to back.
-    let keyBytes: [UInt8]
-    /// Sorted key `i` is `keyBytes[keyOffsets[i]..<keyOffsets[i + 1]]`.
-    let keyOffsets: [UInt32]
-    /// The dictionary entry of sorted key `i`.
-    let entries: [UInt32]
-    /// The weight of sorted key `i`.
-    let weights: [Double]
+    /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
+    public let prefixIndex: PrefixIndex
     /// Letters (bits 0-25), digits (26), other ASCII (27), non-ASCII lead bytes (28 + b % 3) in sorted key `i`;
     /// bit 31 (``camelBit``) when the original text has a camelCase hump (an ASCII lowercase then uppercase letter).
     let masks: [UInt32]
-    /// Bottom-up segment tree over `weights`: node `j` holds the position of the maximum weight of its range.
-    /// Leaves are at `tree[count + i]`.
-    let tree: [Int32]
+    /// Block sparse table over the ranks: level j, block b holds the position of the smallest rank of blocks
+    /// b..<b + 2^j (blocks of 32 positions).
+    let table: [UInt32]
+    let blockCount: Int
+
+    /// The dictionary the keys come from.
+    public var dictionary: WeightedDictionary { prefixIndex.dictionary }
 
     /// The number of keys (the dictionary's entry count).
-    public var count: Int { entries.count }
+    public var count: Int { prefixIndex.count }
 
-    /// Folds and sorts the keys of `dictionary`.
-    /// - Complexity: O(n log n) comparisons of folded keys.
+    /// Bytes this index adds to the prefix index (masks and the rank table).
+    public var extraByteCount: Int { masks.count * 4 + table.count * 4 }
+
+    /// Builds the prefix index of `dictionary`, then the fuzzy extras (when no prefix index is shared).
     public init(_ dictionary: WeightedDictionary) {
-        self.dictionary = dictionary
-        let n = dictionary.count
-        // Fold every entry into one buffer.
-        var folded: [UInt8] = []
-        folded.reserveCapacity(dictionary.textBytes.count + dictionary.textBytes.count / 8)
-        var foldedOffsets: [UInt32] = [0]
-        foldedOffsets.reserveCapacity(n + 1)
-        dictionary.textBytes.withUnsafeBufferPointer { text in
-            for i in 0..<n {
-                let range = dictionary.textRange(at: i)
-                var ascii = true
-                for k in range where text[k] >= 0x80 {
-                    ascii = false
-                    break
-                }
-                if ascii {
-                    for k in range { folded.append(Self.asciiLower[Int(text[k])]) }
-                } else {
-                    TextNormalizer.normalize(
-                        String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self),
-                        into: &folded
-                    )
-                }
-                foldedOffsets.append(UInt32(folded.count))
-            }
-        }
-        // Sort entry ids by folded key (then by entry id, for a stable order).
-        var order = (0..<n).map { UInt32($0) }
-        folded.withUnsafeBufferPointer { keys in
-            foldedOffsets.withUnsafeBufferPointer { offsets in
-                order.sort { a, b in
-                    let a0 = Int(offsets[Int(a)])
-                    let a1 = Int(offsets[Int(a) + 1])
-                    let b0 = Int(offsets[Int(b)])
-                    let b1 = Int(offsets[Int(b) + 1])
-                    let c = Self.compare(keys, a0, a1, keys, b0, b1)
-                    return c != 0 ? c < 0 : a < b
-                }
-            }
-        }
-        var keyBytes: [UInt8] = []
-        keyBytes.reserveCapacity(folded.count)
-        var keyOffsets: [UInt32] = [0]
-        keyOffsets.reserveCapacity(n + 1)
-        var weights: [Double] = []
-        weights.reserveCapacity(n)
-        var masks: [UInt32] = []
-        masks.reserveCapacity(n)
-        for e in order {
-            let range = Int(foldedOffsets[Int(e)])..<Int(foldedOffsets[Int(e) + 1])
-            var mask: UInt32 = 0
-            for k in range {
-                let b = folded[k]
-                keyBytes.append(b)
-                mask |= Self.maskBit(b)
-            }
-            keyOffsets.append(UInt32(keyBytes.count))
-            let original = dictionary.textRange(at: Int(e))
-            var k = original.lowerBound + 1
-            while k < original.upperBound {
-                let a = dictionary.textBytes[k - 1]
-                let b = dictionary.textBytes[k]
-                if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
-                    mask |= Self.camelBit
-                    break
-                }
-                k += 1
-            }
-            weights.append(dictionary.weights[Int(e)])
-            masks.append(mask)
-        }
-        // Segment tree of argmax positions.
-        var tree = [Int32](repeating: -1, count: 2 * max(n, 1))
-        for i in 0..<n { tree[n + i] = Int32(i) }
-        if n > 1 {
-            for j in stride(from: n - 1, through: 1, by: -1) {
-                let l = tree[2 * j]
-                let r = tree[2 * j + 1]
-                tree[j] = Self.better(l, r, weights)
-            }
-        }
-        self.keyBytes = keyBytes
-        self.keyOffsets = keyOffsets
-        self.entries = order
-        self.weights = weights
-        self.masks = masks
-        self.tree = tree
+        self.init(PrefixIndex(dictionary: dictionary))
     }
 
-    /// The folded key of sorted position `i`, as a string (for tests and diagnostics).
+    /// The fuzzy extras over a (shared) prefix index.
+    /// - Complexity: O(n) over the keys.
+    public init(_ prefixIndex: PrefixIndex) {
+        self.prefixIndex = prefixIndex
+        let n = prefixIndex.count
+        let dictionary = prefixIndex.dictionary
+        var masks = [UInt32](repeating: 0, count: n)
+        dictionary.textBytes.withUnsafeBufferPointer { text in
+            for i in 0..<n {
+                var mask: UInt32 = 0
+                for b in prefixIndex.sortedKey(at: i) { mask |= Self.maskBit(b) }
+                let original = dictionary.textRange(at: prefixIndex.entry(atSortedPosition: i))
+                var k = original.lowerBound + 1
+                while k < original.upperBound {
+                    let a = text[k - 1]
+                    let b = text[k]
+                    if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
+                        mask |= Self.camelBit
+                        break
+                    }
+                    k += 1
+                }
+                masks[i] = mask
+            }
+        }
+        self.masks = masks
+        // Rank table: the best position of each block, then doubling levels.
+        let blocks = (n + Self.blockSize - 1) >> Self.blockShift
+        blockCount = blocks
+        var levels = 0
+        if blocks > 0 {
+            levels = 1
+            while (1 << levels) <= blocks { levels += 1 }
+        }
+        var table = [UInt32](repeating: 0, count: levels * blocks)
+        for b in 0..<blocks {
+            let lo = b << Self.blockShift
+            table[b] = UInt32(Self.scan(prefixIndex, lo, min(n, lo + Self.blockSize)))
+        }
+        var level = 1
+        while level < levels {
+            let half = 1 << (level - 1)
+            for b in 0..<blocks {
+                let a = Int(table[(level - 1) * blocks + b])
+                var best = a
+                if b + half < blocks {
+                    let c = Int(table[(level - 1) * blocks + b + half])
+                    if prefixIndex.rank(atSortedPosition: c) < prefixIndex.rank(atSortedPosition: a) { best = c }
+                }
+                table[level * blocks + b] = UInt32(best)
+            }
+            level += 1
+        }
+        self.table = table
+    }
+
+    /// The folded (canonical) key of sorted position `i`, as a string (for tests and diagnostics).
     public func key(at i: Int) -> String {
-        String(decoding: keyBytes[Int(keyOffsets[i])..<Int(keyOffsets[i + 1])], as: UTF8.self)
+        String(decoding: prefixIndex.sortedKey(at: i), as: UTF8.self)
     }
 
     /// The dictionary entry at sorted position `i`.
-    public func entry(at i: Int) -> Int { Int(entries[i]) }
+    @inline(__always)
+    public func entry(at i: Int) -> Int { prefixIndex.entry(atSortedPosition: i) }
 
-    // MARK: Helpers
+    /// The dictionary weight of sorted position `i`.
+    @inline(__always)
+    func weight(at i: Int) -> Double { prefixIndex.dictionary.weights[prefixIndex.entry(atSortedPosition: i)] }
+
+    // MARK: Ranks
+
+    static let blockShift = 5
+    static let blockSize = 1 << blockShift
+
+    /// The position of the smallest rank in `lo..<hi` (lo < hi).
+    static func scan(_ index: PrefixIndex, _ lo: Int, _ hi: Int) -> Int {
+        var best = lo
+        var bestRank = index.rank(atSortedPosition: lo)
+        var i = lo + 1
+        while i < hi {
+            let r = index.rank(atSortedPosition: i)
+            if r < bestRank {
+                best = i
+                bestRank = r
+            }
+            i += 1
+        }
+        return best
+    }
+
+    /// The position of the most popular key (the smallest rank: largest weight, then shorter key, then key order)
+    /// in `range` of sorted positions (-1 when empty).
+    /// - Complexity: O(1): a table lookup and at most two partial blocks of 32.
+    func argmax(_ range: Range<Int>) -> Int {
+        guard !range.isEmpty else { return -1 }
+        let lo = range.lowerBound
+        let hi = range.upperBound
+        let bl = lo >> Self.blockShift
+        let br = (hi - 1) >> Self.blockShift
+        if bl == br { return Self.scan(prefixIndex, lo, hi) }
+        var best = Self.scan(prefixIndex, lo, (bl + 1) << Self.blockShift)
+        let right = Self.scan(prefixIndex, br << Self.blockShift, hi)
+        if rank(right) < rank(best) { best = right }
+        let first = bl + 1
+        let last = br - 1
+        if first <= last {
+            let count = last - first + 1
+            let level = Int.bitWidth - 1 - count.leadingZeroBitCount
+            let a = Int(table[level * blockCount + first])
+            let b = Int(table[level * blockCount + last - (1 << level) + 1])
+            let m = rank(b) < rank(a) ? b : a
+            if rank(m) < rank(best) { best = m }
+        }
+        return best
+    }
 
     @inline(__always)
-    static func better(_ l: Int32, _ r: Int32, _ weights: [Double]) -> Int32 {
-        if l < 0 { return r }
-        if r < 0 { return l }
-        // Ties: the earlier position (alphabetical).
-        return weights[Int(r)] > weights[Int(l)] ? r : l
-    }
+    func rank(_ i: Int) -> Int { prefixIndex.rank(atSortedPosition: i) }
 
-    /// The position of the largest weight in `range` of sorted positions (-1 when empty).
-    /// - Complexity: O(log n).
-    func argmax(_ range: Range<Int>) -> Int {
-        var best: Int32 = -1
-        var l = range.lowerBound + count
-        var r = range.upperBound + count
-        tree.withUnsafeBufferPointer { t in
-            weights.withUnsafeBufferPointer { w in
-                while l < r {
-                    if l & 1 == 1 {
-                        let c = t[l]
-                        if best < 0 || w[Int(c)] > w[Int(best)] || (w[Int(c)] == w[Int(best)] && c < best) { best = c }
-                        l += 1
-                    }
-                    if r & 1 == 1 {
-                        r -= 1
-                        let c = t[r]
-                        if best < 0 || w[Int(c)] > w[Int(best)] || (w[Int(c)] == w[Int(best)] && c < best) { best = c }
-                    }
-                    l >>= 1
-                    r >>= 1
-                }
-            }
-        }
-        return Int(best)
-    }
-
-    static func compare(
-        _ a: UnsafeBufferPointer<UInt8>, _ a0: Int, _ a1: Int,
-        _ b: UnsafeBufferPointer<UInt8>, _ b0: Int, _ b1: Int
-    ) -> Int {
-        let la = a1 - a0
-        let lb = b1 - b0
-        let n = min(la, lb)
-        var k = 0
-        while k < n {
-            let x = a[a0 + k]
-            let y = b[b0 + k]
-            if x != y { return x < y ? -1 : 1 }
-            k += 1
-        }
-        return la == lb ? 0 : (la < lb ? -1 : 1)
-    }
+    // MARK: Helpers
 
     /// The mask bit of keys whose original text has a camelCase hump.
     static let camelBit: UInt32 = 1 << 31

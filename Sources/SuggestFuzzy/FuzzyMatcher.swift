@@ -1,5 +1,6 @@
 import HeapModule
 import SuggestCore
+import SuggestIndex
 
 /// One keystroke of ``FuzzyProvider``: the typo walk, the tiers, the subsequence scan, the candidates.
 struct FuzzyMatcher {
@@ -17,7 +18,9 @@ struct FuzzyMatcher {
     }
 
     mutating func run(query: PreparedQuery, limit: Int, previous: FuzzyState?) {
-        let trimmed = Array(query.trimmed)
+        // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
+        var trimmed: [UInt8] = []
+        IndexKey.query(query, into: &trimmed)
         guard !trimmed.isEmpty else { return }
         let scalars = Self.scalars(trimmed)
         let wholeWord = !query.lastWordIsPartial
@@ -117,22 +120,44 @@ struct FuzzyMatcher {
             }
             if ranges.isEmpty { continue }
             // Completions: the heaviest, a phrase (a key of more words than the query) ranking as if
-            // `phrasePenalty` times less popular; pulled 4 × limit deep by weight, then re-ranked.
+            // `phrasePenalty` times less popular and, in typo tiers, each character beyond the matched prefix
+            // `completionLengthPenalty` times less. Pulled by weight until no key is left that could still enter
+            // the top `limit` (penalties only lower a weight), at most 64 × limit deep, then re-ranked.
             var pulled: [(position: Int, depth: Int, popularity: Double)] = []
             let penalty = options.phrasePenalty
-            index.forEachHeaviest(
+            let lengthPenalty = t > 0 ? options.completionLengthPenalty : 1
+            let reranks = penalty > 1 || lengthPenalty > 1
+            var best: [Double] = []  // the best `limit` adjusted popularities, descending
+            index.forEachHeaviestWhile(
                 in: ranges,
-                limit: penalty > 1 ? limit * 4 : limit,
+                limit: reranks ? limit * 64 : limit,
                 skip: { position in
                     exactRange.contains(position) || !allowed(position)
                         || Self.contains(wholeRanges, position)
                 }
             ) { position, k in
-                var popularity = index.weights[position]
+                let weight = index.weight(at: position)
+                if best.count >= limit && best[limit - 1] >= weight { return false }
+                var popularity = weight
                 if penalty > 1 && index.wordCount(position) > queryWords { popularity /= penalty }
+                if lengthPenalty > 1 {
+                    let extra = index.keyLength(position) - depths[k]
+                    if extra > 0 { popularity /= Self.power(lengthPenalty, extra) }
+                }
                 pulled.append((position, depths[k], popularity))
+                if reranks {
+                    var i = best.count
+                    best.append(popularity)
+                    while i > 0 && best[i - 1] < popularity {
+                        best[i] = best[i - 1]
+                        i -= 1
+                    }
+                    best[i] = popularity
+                    if best.count > limit { best.removeLast() }
+                }
+                return true
             }
-            if penalty > 1 { pulled.sort { $0.popularity > $1.popularity } }
+            if reranks { pulled.sort { $0.popularity > $1.popularity } }
             for p in pulled.prefix(limit) {
                 var c = candidate(p.position, tier: tier, typos: t, matched: p.depth)
                 c.popularity = p.popularity
@@ -147,7 +172,14 @@ struct FuzzyMatcher {
         guard patternLength >= options.subsequenceMinLength, patternLength <= options.subsequenceMaxLength else {
             return
         }
-        scanSubsequences(scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit, allowed)
+        // A query that already fills the list with typo corrections reads as a word being spelt: then an
+        // abbreviation must not use a vowel typed inside a word ("bocom" is "become" misspelt, not "BOth COMpanies";
+        // "gthb" → "GitHub" and "usa" → "United States of America" are unaffected).
+        var typoCandidates = 0
+        for c in candidates where c.tier != .exact && c.tier != .prefix { typoCandidates += 1 }
+        scanSubsequences(
+            scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit,
+            spelling: options.spellingGuard && typoCandidates >= limit, allowed)
     }
 
     /// The typos of the piece holding `position` (pieces are sorted and disjoint), or -1.
@@ -194,6 +226,7 @@ struct FuzzyMatcher {
         pieces: [TypoHit],
         exactRange: Range<Int>,
         limit: Int,
+        spelling: Bool = false,
         _ allowed: (Int) -> Bool
     ) {
         let pattern = scorer.pattern
@@ -204,35 +237,33 @@ struct FuzzyMatcher {
         var best = Heap<ScoredPosition>()
         let index = self.index
         let masks = index.masks
-        let keyOffsets = index.keyOffsets
-        let weights = index.weights
+        let prefixIndex = index.prefixIndex
+        let weights = index.dictionary.weights
         masks.withUnsafeBufferPointer { maskBuffer in
-        keyOffsets.withUnsafeBufferPointer { offsetBuffer in
-        index.keyBytes.withUnsafeBufferPointer { keys in
         index.dictionary.textBytes.withUnsafeBufferPointer { text in
         pattern.withUnsafeBufferPointer { patternBuffer in
             let maskPointer = maskBuffer.baseAddress!
-            let offsets = offsetBuffer.baseAddress!
-            let keyPointer = keys.baseAddress!
             let pat = patternBuffer.baseAddress!
             let pc = patternBuffer.count
             // Returns the fzf score when key `i` is abbreviated by the pattern.
             @inline(__always) func match(_ i: Int) -> Int32? {
                 let m = maskPointer[i]
                 if m & mask != mask { return nil }
-                let start = Int(offsets[i])
-                let length = Int(offsets[i + 1]) - start
-                let camel = m & FuzzyIndex.camelBit != 0
-                if !camel && !needsOriginal && !SubsequenceScorer.abbreviates(pat, pc, keyPointer + start, length) {
-                    return nil
+                return prefixIndex.sortedKey(at: i).withUnsafeBufferPointer { key -> Int32? in
+                    let length = key.count
+                    let camel = m & FuzzyIndex.camelBit != 0
+                    if !camel && !needsOriginal
+                        && !SubsequenceScorer.abbreviates(pat, pc, key.baseAddress!, length)
+                    {
+                        return nil
+                    }
+                    var original: UnsafeBufferPointer<UInt8>? = nil
+                    if needsOriginal || camel {
+                        let range = index.dictionary.textRange(at: index.entry(at: i))
+                        if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
+                    }
+                    return scorer.score(key: key, original: original, positions: nil)
                 }
-                let key = UnsafeBufferPointer(start: keyPointer + start, count: length)
-                var original: UnsafeBufferPointer<UInt8>? = nil
-                if needsOriginal || camel {
-                    let range = index.dictionary.textRange(at: index.entry(at: i))
-                    if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
-                }
-                return scorer.score(key: key, original: original, positions: nil)
             }
             var piece = 0
             @inline(__always) func keep(_ i: Int, _ score: Int32) {
@@ -241,7 +272,7 @@ struct FuzzyMatcher {
                 while piece < pieces.count && Int(pieces[piece].hi) <= i { piece += 1 }
                 if piece < pieces.count && Int(pieces[piece].lo) <= i { return }
                 if exactRange.contains(i) || !allowed(i) { return }
-                let popularity = weights[i] * Self.boost(score - baseline)
+                let popularity = weights[index.entry(at: i)] * Self.boost(score - baseline)
                 let scored = ScoredPosition(popularity: popularity, position: Int32(i))
                 if best.count < limit {
                     best.insert(scored)
@@ -268,8 +299,6 @@ struct FuzzyMatcher {
         }
         }
         }
-        }
-        }
         state?.pattern = pattern
         state?.survivors = survivors
         var top: [ScoredPosition] = []
@@ -277,15 +306,47 @@ struct FuzzyMatcher {
         for scored in top {
             let i = Int(scored.position)
             var positions: [Int32] = []
-            let key = Array(index.keyBytes[Int(index.keyOffsets[i])..<Int(index.keyOffsets[i + 1])])
+            let key = Array(index.prefixIndex.sortedKey(at: i))
             let original = Array(index.dictionary.textBytes[index.dictionary.textRange(at: index.entry(at: i))])
             key.withUnsafeBufferPointer { k in
                 original.withUnsafeBufferPointer { t in
                     _ = scorer.score(key: k, original: t.count == k.count ? t : nil, positions: &positions)
                 }
             }
+            if spelling && Self.typesAVowelInsideAWord(pattern: pattern, positions: positions, key: key, original: original) {
+                continue
+            }
             candidates.append(subsequenceCandidate(i, positions: positions, popularity: scored.popularity))
         }
+    }
+
+    /// Whether an abbreviation's alignment matches a vowel of the pattern (after its first character) inside a
+    /// word of the key: not at its start, a word separator before it, nor at a camelCase hump.
+    static func typesAVowelInsideAWord(pattern: [UInt8], positions: [Int32], key: [UInt8], original: [UInt8]) -> Bool {
+        // ASCII patterns only (one position per byte); others are left as they are.
+        guard positions.count == pattern.count else { return false }
+        let camel = original.count == key.count
+        for (j, position) in positions.enumerated() where j > 0 && j < pattern.count {
+            switch pattern[j] {
+            case 0x61, 0x65, 0x69, 0x6F, 0x75: break  // a e i o u
+            default: continue
+            }
+            let p = Int(position)
+            guard p > 0 && p < key.count else { continue }
+            if key[p - 1] == 0x20 { continue }
+            if camel && original[p] >= 0x41 && original[p] <= 0x5A && original[p - 1] >= 0x61 && original[p - 1] <= 0x7A {
+                continue
+            }
+            return true
+        }
+        return false
+    }
+
+    /// `base` to the power `exponent` (small exponents; capped at 64).
+    static func power(_ base: Double, _ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<min(exponent, 64) { result *= base }
+        return result
     }
 
     /// The ranking factor of an fzf score above the plain per-character points: ×2 per 16 points, so a word-start
@@ -315,7 +376,7 @@ struct FuzzyMatcher {
             matchedRanges: ranges,
             tier: tier,
             typos: typos,
-            popularity: index.weights[position]
+            popularity: index.weight(at: position)
         )
     }
 

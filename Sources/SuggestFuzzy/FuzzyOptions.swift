@@ -1,6 +1,7 @@
 /// How forgiving the fuzzy provider is. The defaults follow Typesense (`min_len_1typo` 4, `min_len_2typo` 7;
-/// ours 8) and Elasticsearch's `fuzziness: AUTO` (no typo under 3 characters, 1 from 3, 2 from 6), a little
-/// stricter for short words because a suggestion list shows completions, not only whole words.
+/// ours 8: 7 measured +0.5 points of recall but a typing p99 at the 2 ms budget) and Elasticsearch's
+/// `fuzziness: AUTO` (no typo under 3 characters, 1 from 3, 2 from 6), a little stricter for short words because a
+/// suggestion list shows completions, not only whole words.
 public struct FuzzyOptions: Hashable, Sendable {
     /// Typed characters (Unicode scalars of the folded text, separators included) from which one typo is allowed.
     public var minLengthOneTypo: Int = 4
@@ -32,6 +33,15 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// for "aaccess") ranks as if this many times less popular: complete or correct the word first, then offer
     /// phrases. 1 turns it off.
     public var phrasePenalty: Double = 100
+    /// Inside a typo tier, each character a completion adds beyond the matched (corrected) prefix divides its
+    /// popularity by this: with a typo, the word meant is more likely the one of about the typed length
+    /// ("exersise" → "exercised" before "exercise of" and "exercisers"). 1 turns it off.
+    public var completionLengthPenalty: Double = 2
+    /// When the typo tiers already fill the list, abbreviations that match a typed vowel inside a word (not at a
+    /// word start) are not offered: such a query reads as a word being spelt, and the engine ranks abbreviations
+    /// above typo corrections ("bocom" → "become", not "both companies"). Vowel-free abbreviations and initials
+    /// ("gthb", "usa") are unaffected.
+    public var spellingGuard: Bool = true
     /// Queries longer than this (in characters) are matched without typos (exact and prefix only).
     public var maxTypoQueryLength: Int = 64
 

@@ -1,4 +1,5 @@
 public import SuggestCore
+import SuggestIndex
 
 /// Typo-tolerant completion and abbreviation matching over a weighted dictionary (`"type": "fuzzy"`).
 ///
@@ -23,7 +24,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         private enum CodingKeys: String, CodingKey {
             case dictionary, minLengthOneTypo, minLengthTwoTypos, maxTypos, transpositions, exactPrefixLength
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
-            case maxTypoQueryLength, wholeWordBoost, phrasePenalty
+            case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, spellingGuard
         }
 
         public init(dictionary: DictionarySource, options: FuzzyOptions = FuzzyOptions()) {
@@ -51,6 +52,9 @@ public struct FuzzyProvider: ConfigurableProvider {
             o.maxTypoQueryLength = try c.decodeIfPresent(Int.self, forKey: .maxTypoQueryLength) ?? d.maxTypoQueryLength
             o.wholeWordBoost = try c.decodeIfPresent(Double.self, forKey: .wholeWordBoost) ?? d.wholeWordBoost
             o.phrasePenalty = try c.decodeIfPresent(Double.self, forKey: .phrasePenalty) ?? d.phrasePenalty
+            o.completionLengthPenalty =
+                try c.decodeIfPresent(Double.self, forKey: .completionLengthPenalty) ?? d.completionLengthPenalty
+            o.spellingGuard = try c.decodeIfPresent(Bool.self, forKey: .spellingGuard) ?? d.spellingGuard
             options = o
         }
     }
@@ -79,10 +83,16 @@ public struct FuzzyProvider: ConfigurableProvider {
 
     public init(configuration: Configuration, context: ProviderContext) throws {
         if let (key, message) = Self.problem(in: configuration.options) { throw context.error(at: key, message) }
-        let dictionary = try context.dictionary(configuration.dictionary)
-        let key = "fuzzy-index:" + (configuration.dictionary.lenient ? "lenient:" : "")
-            + context.resolve(configuration.dictionary.path)
-        let index = context.cache.artifact(key) { FuzzyIndex(dictionary) }
+        let source = configuration.dictionary
+        let dictionary = try context.dictionary(source)
+        // The same artifact as the prefix provider's (SuggestPrefix's PrefixProvider, without a saved index file),
+        // so prefix + fuzzy on one dictionary hold one prefix index; the fuzzy extras are shared between fuzzy
+        // providers.
+        let path = context.resolve(source.path)
+        let prefixIndex = context.cache.artifact("prefix-index:\(path):\(source.lenient)") {
+            PrefixIndex(dictionary: dictionary)
+        }
+        let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
         try self.init(id: context.id, index: index, options: configuration.options)
     }
 
@@ -113,6 +123,9 @@ public struct FuzzyProvider: ConfigurableProvider {
         }
         if !(o.phrasePenalty >= 1 && o.phrasePenalty.isFinite) {
             return ("phrasePenalty", "expected a number of 1 or more, found \(o.phrasePenalty)")
+        }
+        if !(o.completionLengthPenalty >= 1 && o.completionLengthPenalty.isFinite) {
+            return ("completionLengthPenalty", "expected a number of 1 or more, found \(o.completionLengthPenalty)")
         }
         if !(0...256).contains(o.maxTypoQueryLength) {
             return ("maxTypoQueryLength", "expected 0 to 256, found \(o.maxTypoQueryLength)")

@@ -1,3 +1,4 @@
+import SuggestIndex
 /// A node of the implicit trie whose prefix is within the typo budget of the query.
 struct TypoHit: Sendable {
     /// Sorted positions.
@@ -35,9 +36,7 @@ struct TypoSearch {
     var endings: [TypoHit] = []
     /// Trie nodes visited (for diagnostics and the benchmark).
     var visited = 0
-    /// Valid during ``run()``: the index's key bytes and offsets, and `rows`.
-    private var keys: UnsafePointer<UInt8>! = nil
-    private var offsets: UnsafePointer<UInt32>! = nil
+    /// Valid during ``run()``: `rows` and the query.
     private var r: UnsafeMutablePointer<Int32>! = nil
     private var q: UnsafePointer<UInt32>! = nil
 
@@ -59,29 +58,19 @@ struct TypoSearch {
     /// the hits are then in `hits`.
     mutating func run(from starts: [(lo: Int, hi: Int, byteDepth: Int)]? = nil) {
         guard index.count > 0 else { return }
-        let keyBytes = index.keyBytes
-        let keyOffsets = index.keyOffsets
         let query = self.query
         var rows = self.rows
         rows.withUnsafeMutableBufferPointer { rowBuffer in
-            keyBytes.withUnsafeBufferPointer { k in
-                keyOffsets.withUnsafeBufferPointer { o in
-                    query.withUnsafeBufferPointer { qb in
-                        keys = k.baseAddress
-                        offsets = o.baseAddress
-                        r = rowBuffer.baseAddress
-                        q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
-                        if let starts {
-                            for start in starts { walk(from: start) }
-                        } else {
-                            visit(0, index.count, byteDepth: 0, depth: 0, best: Int32.max)
-                        }
-                        keys = nil
-                        offsets = nil
-                        r = nil
-                        q = nil
-                    }
+            query.withUnsafeBufferPointer { qb in
+                r = rowBuffer.baseAddress
+                q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
+                if let starts {
+                    for start in starts { walk(from: start) }
+                } else {
+                    visit(0, index.count, byteDepth: 0, depth: 0, best: Int32.max)
                 }
+                r = nil
+                q = nil
             }
         }
         self.rows = rows
@@ -90,17 +79,18 @@ struct TypoSearch {
     /// Recomputes the rows along the path to a start node, then walks below it.
     private mutating func walk(from start: (lo: Int, hi: Int, byteDepth: Int)) {
         // The path: the first `byteDepth` bytes of any key in the node.
-        let base = Int(offsets[start.lo])
+        let key = index.prefixIndex.sortedKey(at: start.lo)
+        let base = key.startIndex
         var b = 0
         var depth = 0
         while b < start.byteDepth {
-            let c = keys[base + b]
+            let c = key[base + b]
             var scalar = UInt32(c)
             var length = 1
             if c >= 0x80 {
                 length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
                 scalar = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
-                for k in 1..<length { scalar = (scalar << 6) | (UInt32(keys[base + b + k]) & 0x3F) }
+                for k in 1..<length { scalar = (scalar << 6) | (UInt32(key[base + b + k]) & 0x3F) }
             }
             b += length
             depth += 1
@@ -125,10 +115,10 @@ struct TypoSearch {
             j += 1
         }
         var best = best
+        let ending = endingCount(lo, hi, byteDepth)
         // Before the exact prefix is complete, deleting the query's first characters is no match.
         if dm <= maxTypos && depth >= exactPrefix {
             if wholeWord {
-                let ending = endingCount(lo, hi, byteDepth)
                 if ending > 0 {
                     hits.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
                 }
@@ -137,7 +127,6 @@ struct TypoSearch {
                     hits.append(TypoHit(lo: Int32(lo), hi: Int32(hi), typos: dm, depth: Int32(byteDepth)))
                     best = dm
                 }
-                let ending = endingCount(lo, hi, byteDepth)
                 if ending > 0 {
                     endings.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
                 }
@@ -147,10 +136,10 @@ struct TypoSearch {
         if minRow > maxTypos { return }
         // Every cell of a deeper row is at least depth - m.
         if depth + 1 > m + Int(maxTypos) { return }
-        var i = lo + endingCount(lo, hi, byteDepth)
+        var i = lo + ending
         while i < hi {
-            let j = childEnd(i, hi, byteDepth)
             let c = byte(i, byteDepth)
+            let j = childEnd(i, hi, byteDepth)
             if c < 0x80 {
                 step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best)
             } else {
@@ -169,8 +158,8 @@ struct TypoSearch {
         var i = lo
         while i < hi {
             // Keys are valid UTF-8: none ends inside a scalar.
-            let j = childEnd(i, hi, byteDepth)
             let v = (value << 6) | (UInt32(byte(i, byteDepth)) & 0x3F)
+            let j = childEnd(i, hi, byteDepth)
             if remaining == 1 {
                 step(i, j, byteDepth: byteDepth + 1, parent: parent, scalar: v, best: best)
             } else {
@@ -227,12 +216,12 @@ struct TypoSearch {
     }
 
     @inline(__always)
-    private func byte(_ i: Int, _ depth: Int) -> UInt8 { keys[Int(offsets[i]) + depth] }
+    private func byte(_ i: Int, _ depth: Int) -> UInt8 { index.byte(i, depth) }
 
     @inline(__always)
     private func endingCount(_ lo: Int, _ hi: Int, _ depth: Int) -> Int {
         var i = lo
-        while i < hi && Int(offsets[i + 1]) - Int(offsets[i]) == depth { i += 1 }
+        while i < hi && index.keyLength(i) == depth { i += 1 }
         return i - lo
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 
 import SuggestCore
+import SuggestIndex
+import SuggestPrefix
 import Testing
 
 @testable import SuggestFuzzy
@@ -79,8 +81,9 @@ struct FuzzyProviderTests {
     }
 
     @Test func completedMisspeltWordMatchesWholeWordsOnly() throws {
-        // A trailing space says the word is complete: "received" is two edits from "recieve" as a whole word.
-        let found = Fixture.titles("recieve ")
+        // A trailing space says the word is complete: "received" is two edits from "recieve" as a whole word
+        // (one typo allowed here).
+        let found = Fixture.titles("recieve ", provider: Fixture.provider { $0.maxTypos = 1 })
         #expect(found.contains("receive"))
         #expect(!found.contains("received"))
         #expect(!found.contains("receiver"))
@@ -321,7 +324,54 @@ struct FuzzyRankingTests {
         var off = FuzzyOptions()
         off.wholeWordBoost = 1
         off.phrasePenalty = 1
+        off.completionLengthPenalty = 1
         #expect(Self.ranked("languags", off).first == "language and")
+    }
+
+    @Test func withATypoCompletionsCloseToTheTypedLengthRankFirst() {
+        let dictionary = WeightedDictionary(entries: [
+            (text: "exercise", weight: 100, scope: nil),
+            (text: "exercised", weight: 20, scope: nil),
+            (text: "exercisers", weight: 30, scope: nil),
+            (text: "exerciseable", weight: 60, scope: nil),
+            (text: "exercise of", weight: 3500, scope: nil),
+        ])
+        func ranked(_ options: FuzzyOptions) -> [String] {
+            let provider = try! FuzzyProvider(dictionary: dictionary, options: options)
+            return SuggestionEngine(slots: [ProviderSlot(provider)]).suggestions(for: "exersise").suggestions
+                .map(\.title)
+        }
+        // "exersise" (the end of "exersised" not typed yet): the whole word first (boost), then by popularity
+        // halved per character beyond the corrected prefix: exercised 20/2, exercisers 30/4, exerciseable 60/16,
+        // exercise of 3500/100/8.
+        #expect(ranked(FuzzyOptions()) == ["exercise", "exercised", "exercisers", "exercise of", "exerciseable"])
+        var off = FuzzyOptions()
+        off.completionLengthPenalty = 1
+        // By popularity alone (the phrase still ÷100): exerciseable 60, exercise of 35, exercisers 30, exercised 20.
+        #expect(ranked(off) == ["exercise", "exerciseable", "exercise of", "exercisers", "exercised"])
+    }
+
+    @Test func aWordBeingSpeltIsNotTakenForAnAbbreviationOfAPhrase() {
+        let dictionary = WeightedDictionary(entries: [
+            (text: "become", weight: 10, scope: nil),
+            (text: "both companies", weight: 1000, scope: nil),
+            (text: "github", weight: 10, scope: nil),
+            (text: "gotham", weight: 10, scope: nil),
+        ])
+        func ranked(_ text: String, _ options: FuzzyOptions = FuzzyOptions()) -> [String] {
+            var engineOptions = EngineOptions()
+            engineOptions.limit = 1
+            let provider = try! FuzzyProvider(dictionary: dictionary, options: options)
+            return SuggestionEngine(slots: [ProviderSlot(provider)], options: engineOptions).suggestions(for: text)
+                .suggestions.map(\.title)
+        }
+        // "bocom": one typo from "becom(e)"; "BOth COMpanies" would need typed vowels inside words.
+        #expect(ranked("bocom") == ["become"])
+        var off = FuzzyOptions()
+        off.spellingGuard = false
+        #expect(ranked("bocom", off) == ["both companies"])
+        // A vowel-free abbreviation is unaffected.
+        #expect(ranked("gthb") == ["github"])
     }
 
     @Test func phrasesRankAfterTheWordBeingTyped() {
@@ -354,6 +404,40 @@ struct FuzzyConfigurationTests {
         #expect(result.suggestions.first?.title == "python")
     }
 
+    @Test func rankingOptionsAreRead() throws {
+        let configuration = try Self.load(
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "completionLengthPenalty": 1.5, "spellingGuard": false }"#)
+        let provider = try #require(configuration.slots.first?.provider as? FuzzyProvider)
+        #expect(provider.options.completionLengthPenalty == 1.5)
+        #expect(provider.options.spellingGuard == false)
+    }
+
+    @Test func prefixAndFuzzyProvidersOfOneDictionaryHoldOnePrefixIndex() throws {
+        var registry = ProviderRegistry()
+        registry.register(PrefixProvider.self)
+        registry.register(FuzzyProvider.self)
+        let folder = (Fixture.path as NSString).deletingLastPathComponent
+        for order in [["prefix", "fuzzy"], ["fuzzy", "prefix"]] {
+            let providers = order.map { #"{ "type": "\#($0)", "dictionary": "words.tsv" }"# }
+            let configuration = try EngineConfiguration(
+                json: #"{ "version": 1, "providers": [ \#(providers.joined(separator: ", ")) ] }"#,
+                baseDirectory: folder,
+                registry: registry,
+                cache: DictionaryCache()
+            )
+            let prefix = try #require(configuration.slots.lazy.compactMap { $0.provider as? PrefixProvider }.first)
+            let fuzzy = try #require(configuration.slots.lazy.compactMap { $0.provider as? FuzzyProvider }.first)
+            // One copy of the sorted keys: both read the same storage.
+            prefix.index.base.sortedKey(at: 0).withUnsafeBufferPointer { x in
+                fuzzy.index.prefixIndex.sortedKey(at: 0).withUnsafeBufferPointer { y in
+                    #expect(x.baseAddress == y.baseAddress, "\(order)")
+                }
+            }
+            // The fuzzy extras stay small: a mask per key and the rank table.
+            #expect(fuzzy.index.extraByteCount <= fuzzy.index.count * 8 + 64)
+        }
+    }
+
     @Test func providersOfOneConfigurationShareTheIndex() throws {
         let cache = DictionaryCache()
         var registry = ProviderRegistry()
@@ -370,8 +454,8 @@ struct FuzzyConfigurationTests {
         )
         let a = try #require(configuration.slots[0].provider as? FuzzyProvider)
         let b = try #require(configuration.slots[1].provider as? FuzzyProvider)
-        a.index.keyBytes.withUnsafeBufferPointer { x in
-            b.index.keyBytes.withUnsafeBufferPointer { y in #expect(x.baseAddress == y.baseAddress) }
+        a.index.masks.withUnsafeBufferPointer { x in
+            b.index.masks.withUnsafeBufferPointer { y in #expect(x.baseAddress == y.baseAddress) }
         }
     }
 
@@ -384,6 +468,11 @@ struct FuzzyConfigurationTests {
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypos": 3 }"#, "providers[0].maxTypos"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "wholeWordBoost": 0.5 }"#, "providers[0].wholeWordBoost"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "phrasePenalty": 0 }"#, "providers[0].phrasePenalty"),
+        (
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "completionLengthPenalty": 0.5 }"#,
+            "providers[0].completionLengthPenalty"
+        ),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "spellingGuard": "yes" }"#, "providers[0].spellingGuard"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypo": 1 }"#, "providers[0]"),
         (#"{ "type": "fuzzy", "dictionary": "missing.tsv" }"#, "providers[0].dictionary"),
         (#"{ "type": "fuzzy" }"#, "providers[0]"),
@@ -419,7 +508,15 @@ struct FuzzyReadmeExampleTests {
         options.minLengthOneTypo = 3  // one typo from 3 characters
         options.exactPrefixLength = 0  // the first character may be wrong too
         let lenient = try FuzzyProvider(id: "lenient", index: fuzzy.index, options: options)  // shares the index
+
+        // With a prefix provider on the same dictionary, build one PrefixIndex and give it to both:
+        let prefixIndex = PrefixIndex(dictionary: dictionary)
+        let both = SuggestionEngine(slots: [
+            ProviderSlot(PrefixProvider(index: prefixIndex)),
+            ProviderSlot(try FuzzyProvider(index: FuzzyIndex(prefixIndex))),
+        ])
         // --- end ---
+        #expect(both.suggestions(for: "pyhto").suggestions.first?.title == "python")
         #expect(top?.title == "python")
         #expect(top?.tier == .oneTypo)
         #expect(top?.matchedRanges == [0..<5])

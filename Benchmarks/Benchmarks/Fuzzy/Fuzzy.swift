@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import SuggestCore
 import SuggestFuzzy
+import SuggestIndex
 import Synchronization
 
 /// The fuzzy provider on the 1M-entry corpus (Benchmarks/.data/corpus-1m.tsv, made by Scripts/make-corpus.sh),
@@ -78,6 +79,34 @@ let benchmarks: @Sendable () -> Void = {
         configuration: .init(metrics: [.wallClock, .peakMemoryResident], timeUnits: .milliseconds, maxIterations: 3)
     ) { _ in
         blackHole(FuzzyIndex(corpus))
+    }
+
+    Benchmark(
+        "Fuzzy extras over a shared PrefixIndex (1M entries)",
+        configuration: .init(
+            metrics: [.wallClock, .custom("bytes per entry beyond text", useScalingFactor: false)],
+            timeUnits: .milliseconds, maxIterations: 3
+        )
+    ) { benchmark in
+        // What a prefix + fuzzy configuration on one dictionary holds: the dictionary (beyond its texts), one
+        // PrefixIndex, and the fuzzy extras (letter masks, rank table) built over it.
+        let prefixIndex = index.prefixIndex
+        var built: FuzzyIndex? = nil
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { built = FuzzyIndex(prefixIndex) }
+        benchmark.stopMeasurement()
+        let extras = built!.extraByteCount
+        let n = Double(prefixIndex.count)
+        let total = Double(prefixIndex.dictionaryByteCount + prefixIndex.indexByteCount + extras) / n
+        print(
+            """
+            Fuzzy: \(prefixIndex.count) entries; text \(String(format: "%.2f", Double(corpus.textBytes.count) / n)) B/entry; \
+            dictionary \(String(format: "%.2f", Double(prefixIndex.dictionaryByteCount) / n)) + prefix index \
+            \(String(format: "%.2f", Double(prefixIndex.indexByteCount) / n)) + fuzzy extras \
+            \(String(format: "%.2f", Double(extras) / n)) = \(String(format: "%.2f", total)) B/entry beyond the text
+            """
+        )
+        benchmark.measurement(.custom("bytes per entry beyond text", useScalingFactor: false), Int(total.rounded()))
     }
 
     Benchmark("Fuzzy typing session keystroke (misspellings)") { _ in

@@ -9,6 +9,7 @@ import Glibc
 // typed one character at a time in one session and `micros` lists every keystroke's time, comma-separated.
 import SuggestCore
 import SuggestFuzzy
+import SuggestIndex
 
 @main
 struct FuzzyEval {
@@ -25,6 +26,10 @@ struct FuzzyEval {
             fuzzyOptions.subsequence = false
             arguments.remove(at: i)
         }
+        if let i = arguments.firstIndex(of: "--no-spelling-guard") {
+            fuzzyOptions.spellingGuard = false
+            arguments.remove(at: i)
+        }
         if let i = arguments.firstIndex(of: "--exact-prefix"), i + 1 < arguments.count {
             fuzzyOptions.exactPrefixLength = Int(arguments[i + 1]) ?? 0
             arguments.removeSubrange(i...(i + 1))
@@ -35,6 +40,14 @@ struct FuzzyEval {
         }
         if let i = arguments.firstIndex(of: "--phrase-penalty"), i + 1 < arguments.count {
             fuzzyOptions.phrasePenalty = Double(arguments[i + 1]) ?? 10
+            arguments.removeSubrange(i...(i + 1))
+        }
+        if let i = arguments.firstIndex(of: "--length-penalty"), i + 1 < arguments.count {
+            fuzzyOptions.completionLengthPenalty = Double(arguments[i + 1]) ?? 2
+            arguments.removeSubrange(i...(i + 1))
+        }
+        if let i = arguments.firstIndex(of: "--two-typos-from"), i + 1 < arguments.count {
+            fuzzyOptions.minLengthTwoTypos = Int(arguments[i + 1]) ?? 8
             arguments.removeSubrange(i...(i + 1))
         }
         if let i = arguments.firstIndex(of: "--limit"), i + 1 < arguments.count {
@@ -52,6 +65,14 @@ struct FuzzyEval {
         let index = FuzzyIndex(dictionary)
         let built = clock.now
         printError("loaded \(dictionary.count) entries in \(ms(loaded - loadStart)) ms; index built in \(ms(built - loaded)) ms")
+        let n = Double(max(1, index.count))
+        let prefixBytes = Double(index.prefixIndex.indexByteCount) / n
+        let dictionaryBytes = Double(index.prefixIndex.dictionaryByteCount) / n
+        let extraBytes = Double(index.extraByteCount) / n
+        printError(
+            "bytes per entry beyond the text: dictionary \(hundredths(dictionaryBytes)) + prefix index "
+                + "\(hundredths(prefixBytes)) + fuzzy extras \(hundredths(extraBytes)) = "
+                + "\(hundredths(dictionaryBytes + prefixBytes + extraBytes))")
         let provider = try FuzzyProvider(index: index, options: fuzzyOptions)
         var options = EngineOptions()
         options.limit = limit
@@ -73,6 +94,11 @@ struct FuzzyEval {
             let titles = last?.suggestions.prefix(limit).map(\.title) ?? []
             print(([query, times.joined(separator: ",")] + titles).joined(separator: "\t"))
         }
+    }
+
+    static func hundredths(_ v: Double) -> String {
+        let c = Int((v * 100).rounded())
+        return "\(c / 100).\(c % 100 < 10 ? "0" : "")\(c % 100)"
     }
 
     static func ms(_ d: Duration) -> String {
