@@ -3,14 +3,11 @@ import SuggestIndex
 extension FuzzyIndex {
     /// The length of sorted key `i` in bytes.
     @inline(__always)
-    func keyLength(_ i: Int) -> Int { prefixIndex.sortedKey(at: i).count }
+    func keyLength(_ i: Int) -> Int { prefixIndex.sortedKeyLength(at: i) }
 
     /// Byte `depth` of sorted key `i` (the key must be longer than `depth`).
     @inline(__always)
-    func byte(_ i: Int, _ depth: Int) -> UInt8 {
-        let key = prefixIndex.sortedKey(at: i)
-        return key[key.startIndex + depth]
-    }
+    func byte(_ i: Int, _ depth: Int) -> UInt8 { prefixIndex.sortedKeyByte(at: i, depth: depth) }
 
     /// In a node `lo..<hi` at `depth`, the number of keys that end there (they sort first).
     @inline(__always)
