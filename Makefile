@@ -17,8 +17,9 @@ setup:
 build: setup
 	$(SWIFT) build
 
+# A release build, so that the per-keystroke times it prints are the real ones.
 demo: setup
-	$(SWIFT) run suggest demo
+	$(SWIFT) run -c release suggest demo
 
 test: setup
 	$(SWIFT) test

@@ -22,6 +22,9 @@ struct Demo: ParsableCommand {
         let engine = try ConfigurationLoader.load(path).makeEngine()
         Console.out("swift-suggest demo — \(engine.slots.count) providers: "
             + engine.slots.map(\.provider.id).joined(separator: ", "))
+        #if DEBUG
+            Console.out("(a debug build: keystroke times are several times those of `swift run -c release suggest demo`)")
+        #endif
         var session = TypingSession()
         var history: [SearchQuery] = []
         for search in DemoData.searches {
