@@ -4,8 +4,8 @@ import SuggestIndex
 import SuggestPrefix
 import Testing
 
-/// The README's "Prefix completion — From Swift" example (there through `import Suggest`), compiled and run (the index file goes to a temporary
-/// folder instead of the current one).
+/// The README's "Prefix completion — From Swift" example (there through `import Suggest`), compiled and run; the
+/// index file goes to a temporary folder instead of the current one.
 struct PrefixReadmeExampleTests {
     @Test func theReadmeExampleWorks() throws {
         let path = NSTemporaryDirectory() + "suggest-readme-\(UUID().uuidString).idx"
