@@ -76,6 +76,13 @@ public struct PrefixIndex: Sendable {
         keyBytes[Int(keyOffsets[position]) &+ depth]
     }
 
+    /// The sorted position of the most popular entry (the smallest rank) in `range` of sorted positions, or -1 when
+    /// the range is empty. Other matchers walking the sorted keys (the fuzzy provider) use it for their top-k.
+    /// - Complexity: O(1): a table lookup and at most two partial blocks of 32.
+    public func mostPopularSortedPosition(in range: Range<Int>) -> Int {
+        range.isEmpty ? -1 : prefixRanks.argmin(range.lowerBound, range.upperBound)
+    }
+
     /// The entry id at sorted position `position`.
     public func entry(atSortedPosition position: Int) -> Int { Int(order[position]) }
 
