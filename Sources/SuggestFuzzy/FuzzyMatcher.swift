@@ -37,7 +37,9 @@ struct FuzzyMatcher {
 
         // 1. Typo walk (or a plain prefix range for very long queries).
         var newState = FuzzyState()
+        // `typos` for completions, `walkTypos` (at least as many) for whole-word corrections.
         var typos = options.typos(forLength: scalars.count)
+        var walkTypos = options.wholeWordTypos(forLength: scalars.count)
         var pieces: [TypoHit]
         var endings: [TypoHit] = []
         // When the provider's own prefix matches already fill the limit, nothing of a lower tier can be shown
@@ -47,6 +49,7 @@ struct FuzzyMatcher {
         let prefixFills = options.prefixMatches && scope == nil && !wholeWord && prefix.count >= limit
         if prefixFills || scalars.count > options.maxTypoQueryLength {
             typos = 0
+            walkTypos = 0
             let range = prefix
             let lo = range.lowerBound
             let hi = wholeWord ? lo + index.endingCount(lo, range.upperBound, trimmed.count) : range.upperBound
@@ -55,12 +58,13 @@ struct FuzzyMatcher {
             var search = TypoSearch(
                 index: index,
                 query: scalars,
-                maxTypos: typos,
+                maxTypos: walkTypos,
                 transpositions: options.transpositions,
                 wholeWord: wholeWord,
-                exactPrefix: options.exactPrefixLength
+                exactPrefix: options.exactPrefixLength,
+                wrongPrefixTypos: options.forgiveWrongPrefix ? 1 : 0
             )
-            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
+            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == walkTypos,
                 previous.scalars.count + 1 == scalars.count, scalars.starts(with: previous.scalars)
             {
                 let starts = restartNodes(oldHits)
@@ -71,7 +75,7 @@ struct FuzzyMatcher {
             visited = search.visited
             if !wholeWord {
                 newState.scalars = scalars
-                newState.typos = typos
+                newState.typos = walkTypos
                 newState.hits = search.hits
             }
             pieces = FuzzyIndex.disjointPieces(search.hits)
@@ -88,7 +92,7 @@ struct FuzzyMatcher {
                 candidates.append(candidate(position, tier: .exact, typos: 0, matched: trimmed.count))
             }
         }
-        for t in 0...typos {
+        for t in 0...walkTypos {
             if t == 0 && !options.prefixMatches { continue }
             let tier: MatchTier = t == 0 ? .prefix : .typos(t)
             // Whole-word corrections first (typo tiers only): keys that end where the query's alignment ends.
@@ -114,7 +118,8 @@ struct FuzzyMatcher {
             }
             var ranges: [Range<Int>] = []
             var depths: [Int] = []
-            for piece in pieces where Int(piece.typos) == t {
+            // Completions only within the completion budget.
+            for piece in pieces where Int(piece.typos) == t && t <= typos {
                 ranges.append(Int(piece.lo)..<Int(piece.hi))
                 depths.append(Int(piece.depth))
             }
@@ -177,8 +182,10 @@ struct FuzzyMatcher {
         // "gthb" → "GitHub" and "usa" → "United States of America" are unaffected).
         var typoCandidates = 0
         for c in candidates where c.tier != .exact && c.tier != .prefix { typoCandidates += 1 }
+        // Keys offered above are not repeated as subsequences; completions beyond the completion budget were not.
+        let offered = walkTypos > typos ? FuzzyIndex.disjointPieces(pieces.filter { Int($0.typos) <= typos }) : pieces
         scanSubsequences(
-            scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit,
+            scorer, previous: previous, pieces: offered, exactRange: exactRange, limit: limit,
             spelling: options.spellingGuard && typoCandidates >= limit, allowed)
     }
 

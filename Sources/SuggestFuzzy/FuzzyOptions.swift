@@ -7,6 +7,10 @@ public struct FuzzyOptions: Hashable, Sendable {
     public var minLengthOneTypo: Int = 4
     /// Typed characters from which two typos are allowed.
     public var minLengthTwoTypos: Int = 8
+    /// Typed characters from which a whole word two typos away is offered ("abcense" → "absence"; tier `.typos(2)`,
+    /// below every completion): a key within two typos of the *whole* query, not a completion of a corrected
+    /// prefix. Below ``minLengthTwoTypos`` only such whole-word corrections get the second typo.
+    public var minLengthTwoTyposWholeWord: Int = 5
     /// The most typos ever allowed (0, 1 or 2).
     public var maxTypos: Int = 2
     /// Count swapping two neighbouring characters as one typo (Damerau; Elasticsearch's `transpositions`).
@@ -14,6 +18,9 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// Leading characters that must be typed right (Elasticsearch's `prefix_length`; Lucene's fuzzy suggester keeps
     /// the first character too). Default 1: a first-letter typo is rare and walking it costs the most.
     public var exactPrefixLength: Int = 1
+    /// Forgive a typo inside the exact prefix when it is the only typo ("abvious" → "obvious", "ahppen" → "happen"):
+    /// such a path is walked with a budget of one typo, which costs little. Off, the prefix must be typed right.
+    public var forgiveWrongPrefix: Bool = true
     /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone. With a prefix
     /// provider on the same dictionary they merge into one suggestion each.
     public var prefixMatches: Bool = true
@@ -52,5 +59,14 @@ public struct FuzzyOptions: Hashable, Sendable {
         if length > maxTypoQueryLength { return 0 }
         let allowed = length >= minLengthTwoTypos ? 2 : (length >= minLengthOneTypo ? 1 : 0)
         return min(allowed, maxTypos)
+    }
+
+    /// The typos allowed for a whole-word correction of a query of `length` characters.
+    public func wholeWordTypos(forLength length: Int) -> Int {
+        if length > maxTypoQueryLength { return 0 }
+        let typos = self.typos(forLength: length)
+        // Never before one typo is allowed.
+        let twoFrom = max(minLengthTwoTyposWholeWord, minLengthOneTypo)
+        return length >= twoFrom ? max(typos, min(2, maxTypos)) : typos
     }
 }

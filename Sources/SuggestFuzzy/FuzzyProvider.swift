@@ -22,7 +22,8 @@ public struct FuzzyProvider: ConfigurableProvider {
         public var options: FuzzyOptions
 
         private enum CodingKeys: String, CodingKey {
-            case dictionary, minLengthOneTypo, minLengthTwoTypos, maxTypos, transpositions, exactPrefixLength
+            case dictionary, minLengthOneTypo, minLengthTwoTypos, minLengthTwoTyposWholeWord, maxTypos
+            case transpositions, exactPrefixLength, forgiveWrongPrefix
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
             case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, spellingGuard
         }
@@ -39,9 +40,13 @@ public struct FuzzyProvider: ConfigurableProvider {
             var o = FuzzyOptions()
             o.minLengthOneTypo = try c.decodeIfPresent(Int.self, forKey: .minLengthOneTypo) ?? d.minLengthOneTypo
             o.minLengthTwoTypos = try c.decodeIfPresent(Int.self, forKey: .minLengthTwoTypos) ?? d.minLengthTwoTypos
+            o.minLengthTwoTyposWholeWord =
+                try c.decodeIfPresent(Int.self, forKey: .minLengthTwoTyposWholeWord) ?? d.minLengthTwoTyposWholeWord
             o.maxTypos = try c.decodeIfPresent(Int.self, forKey: .maxTypos) ?? d.maxTypos
             o.transpositions = try c.decodeIfPresent(Bool.self, forKey: .transpositions) ?? d.transpositions
             o.exactPrefixLength = try c.decodeIfPresent(Int.self, forKey: .exactPrefixLength) ?? d.exactPrefixLength
+            o.forgiveWrongPrefix =
+                try c.decodeIfPresent(Bool.self, forKey: .forgiveWrongPrefix) ?? d.forgiveWrongPrefix
             o.prefixMatches = try c.decodeIfPresent(Bool.self, forKey: .prefixMatches) ?? d.prefixMatches
             o.subsequence = try c.decodeIfPresent(Bool.self, forKey: .subsequence) ?? d.subsequence
             o.subsequenceMinLength =
@@ -104,6 +109,9 @@ public struct FuzzyProvider: ConfigurableProvider {
                 "minLengthTwoTypos",
                 "expected at least minLengthOneTypo (\(o.minLengthOneTypo)), found \(o.minLengthTwoTypos)"
             )
+        }
+        if o.minLengthTwoTyposWholeWord < 1 {
+            return ("minLengthTwoTyposWholeWord", "expected 1 or more, found \(o.minLengthTwoTyposWholeWord)")
         }
         if !(0...2).contains(o.maxTypos) { return ("maxTypos", "expected 0, 1 or 2, found \(o.maxTypos)") }
         if o.exactPrefixLength < 0 {

@@ -25,8 +25,10 @@ struct TypoSearch {
     let maxTypos: Int32
     let transpositions: Bool
     let wholeWord: Bool
-    /// Leading query scalars that must match exactly (Elasticsearch's `prefix_length`).
+    /// Leading query scalars that must match exactly (Elasticsearch's `prefix_length`)...
     let exactPrefix: Int
+    /// ...unless the path stays within this many typos in all (a wrong first letter as the only typo); 0 never.
+    let wrongPrefixTypos: Int32
     /// Rows by trie depth (in scalars), each `m + 1` cells.
     var rows: [Int32]
     /// The scalar at each depth of the current path.
@@ -36,12 +38,21 @@ struct TypoSearch {
     var endings: [TypoHit] = []
     /// Trie nodes visited (for diagnostics and the benchmark).
     var visited = 0
-    /// Valid during ``run()``: `rows` and the query.
+    /// Per depth, room for the scalars a node whose budget is spent can continue with (see ``visit``).
+    var choices: [UInt32]
+    /// Valid during ``run()``: `rows`, the query and `choices`.
     private var r: UnsafeMutablePointer<Int32>! = nil
     private var q: UnsafePointer<UInt32>! = nil
+    private var v: UnsafeMutablePointer<UInt32>! = nil
+    /// The most scalars a spent node can continue with: two per cell of the band.
+    private var choiceWidth: Int { 2 * (2 * Int(maxTypos) + 1) }
 
-    init(index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int) {
+    init(
+        index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int,
+        wrongPrefixTypos: Int = 0
+    ) {
         self.index = index
+        self.wrongPrefixTypos = Int32(min(wrongPrefixTypos, maxTypos))
         self.query = query
         self.m = query.count
         self.maxTypos = Int32(maxTypos)
@@ -51,6 +62,7 @@ struct TypoSearch {
         let depths = query.count + maxTypos + 2
         rows = [Int32](repeating: 0, count: depths * (query.count + 1))
         path = [UInt32](repeating: 0, count: depths)
+        choices = [UInt32](repeating: 0, count: depths * 2 * (2 * maxTypos + 1))
         for j in 0...m { rows[j] = Int32(j) }
     }
 
@@ -60,20 +72,26 @@ struct TypoSearch {
         guard index.count > 0 else { return }
         let query = self.query
         var rows = self.rows
+        var choices = self.choices
         rows.withUnsafeMutableBufferPointer { rowBuffer in
-            query.withUnsafeBufferPointer { qb in
-                r = rowBuffer.baseAddress
-                q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
-                if let starts {
-                    for start in starts { walk(from: start) }
-                } else {
-                    visit(0, index.count, byteDepth: 0, depth: 0, best: Int32.max)
+            choices.withUnsafeMutableBufferPointer { choiceBuffer in
+                query.withUnsafeBufferPointer { qb in
+                    r = rowBuffer.baseAddress
+                    v = choiceBuffer.baseAddress
+                    q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
+                    if let starts {
+                        for start in starts { walk(from: start) }
+                    } else {
+                        visit(0, index.count, byteDepth: 0, depth: 0, best: Int32.max, limit: maxTypos)
+                    }
+                    r = nil
+                    q = nil
+                    v = nil
                 }
-                r = nil
-                q = nil
             }
         }
         self.rows = rows
+        self.choices = choices
     }
 
     /// Recomputes the rows along the path to a start node, then walks below it.
@@ -83,6 +101,7 @@ struct TypoSearch {
         let base = key.startIndex
         var b = 0
         var depth = 0
+        var limit = maxTypos
         while b < start.byteDepth {
             let c = key[base + b]
             var scalar = UInt32(c)
@@ -95,14 +114,18 @@ struct TypoSearch {
             b += length
             depth += 1
             if depth >= path.count { return }
-            if depth <= exactPrefix && q[depth - 1] != scalar { return }
+            if depth <= exactPrefix && q[depth - 1] != scalar {
+                if wrongPrefixTypos == 0 { return }
+                limit = wrongPrefixTypos
+            }
             path[depth] = scalar
             computeRow(depth: depth, scalar: scalar)
         }
-        visit(start.lo, start.hi, byteDepth: start.byteDepth, depth: depth, best: Int32.max)
+        visit(start.lo, start.hi, byteDepth: start.byteDepth, depth: depth, best: Int32.max, limit: limit)
     }
 
-    private mutating func visit(_ lo: Int, _ hi: Int, byteDepth: Int, depth: Int, best: Int32) {
+    /// `limit`: the typos allowed below this node (`maxTypos`, or `wrongPrefixTypos` below a wrong exact prefix).
+    private mutating func visit(_ lo: Int, _ hi: Int, byteDepth: Int, depth: Int, best: Int32, limit: Int32) {
         visited += 1
         let base = depth * (m + 1)
         let dm = r[base + m]
@@ -117,7 +140,7 @@ struct TypoSearch {
         var best = best
         let ending = endingCount(lo, hi, byteDepth)
         // Before the exact prefix is complete, deleting the query's first characters is no match.
-        if dm <= maxTypos && depth >= exactPrefix {
+        if dm <= limit && depth >= exactPrefix {
             if wholeWord {
                 if ending > 0 {
                     hits.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
@@ -133,27 +156,101 @@ struct TypoSearch {
             }
         }
         // Deeper nodes can still hold whole words within the budget: walk on while any cell is.
-        if minRow > maxTypos { return }
+        if minRow > limit { return }
         // Every cell of a deeper row is at least depth - m.
         if depth + 1 > m + Int(maxTypos) { return }
+        if minRow == limit && depth >= exactPrefix && spentChoices(base: base, depth: depth, limit: limit) {
+            // The budget is spent: a child stays within it only by matching a query scalar on the diagonal of a
+            // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]`). Find those few children by
+            // binary search instead of listing every child (most nodes of a walk are spent ones).
+            let choices = v + depth * choiceWidth
+            var i = lo + ending
+            var c = 0
+            while c < choiceWidth && i < hi {
+                let scalar = choices[c]
+                c += 1
+                if scalar == UInt32.max { break }
+                let start = lowerBound(i, hi, byteDepth, UInt8(scalar))
+                if start == hi { break }
+                i = start
+                guard byte(start, byteDepth) == UInt8(scalar) else { continue }
+                let end = childEnd(start, hi, byteDepth)
+                step(start, end, byteDepth: byteDepth + 1, parent: depth, scalar: scalar, best: best, limit: limit)
+                i = end
+            }
+            return
+        }
         var i = lo + ending
         while i < hi {
             let c = byte(i, byteDepth)
             let j = childEnd(i, hi, byteDepth)
             if c < 0x80 {
-                step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best)
+                step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
             } else {
                 let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
                 let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
-                partial(i, j, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1, best: best)
+                partial(
+                    i, j, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1, best: best,
+                    limit: limit)
             }
             i = j
         }
     }
 
+    /// Fills `choices` at `depth` with the scalars that keep a spent node (every cell at least `limit`) within
+    /// `limit`, ascending and unique, ended by `UInt32.max` when fewer than `choiceWidth`. Returns false when one of
+    /// them is not ASCII (the caller lists the children instead).
+    @inline(__always)
+    private func spentChoices(base: Int, depth: Int, limit: Int32) -> Bool {
+        let choices = v + depth * choiceWidth
+        var count = 0
+        @inline(__always) func add(_ scalar: UInt32) {
+            var i = 0
+            while i < count && choices[i] < scalar { i += 1 }
+            if i < count && choices[i] == scalar { return }
+            var k = count
+            while k > i {
+                choices[k] = choices[k - 1]
+                k -= 1
+            }
+            choices[i] = scalar
+            count += 1
+        }
+        let k = Int(maxTypos)
+        var j = max(0, depth - k)
+        let bandEnd = min(m, depth + k)
+        while j <= bandEnd {
+            if r[base + j] == limit {
+                if j < m {
+                    if q[j] >= 0x80 { return false }
+                    add(q[j])
+                }
+                if transpositions && j > 0 {
+                    if q[j - 1] >= 0x80 { return false }
+                    add(q[j - 1])
+                }
+            }
+            j += 1
+        }
+        if count < choiceWidth { choices[count] = UInt32.max }
+        return true
+    }
+
+    /// The first position in `lo..<hi` whose byte at `depth` is at least `value` (bytes at `depth` ascend there).
+    @inline(__always)
+    private func lowerBound(_ lo: Int, _ hi: Int, _ depth: Int, _ value: UInt8) -> Int {
+        var low = lo
+        var high = hi
+        while low < high {
+            let mid = (low + high) >> 1
+            if byte(mid, depth) < value { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
     /// Inside a multi-byte scalar: collect continuation bytes until the scalar is complete.
     private mutating func partial(
-        _ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, value: UInt32, remaining: Int, best: Int32
+        _ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, value: UInt32, remaining: Int, best: Int32, limit: Int32
     ) {
         var i = lo
         while i < hi {
@@ -161,21 +258,29 @@ struct TypoSearch {
             let v = (value << 6) | (UInt32(byte(i, byteDepth)) & 0x3F)
             let j = childEnd(i, hi, byteDepth)
             if remaining == 1 {
-                step(i, j, byteDepth: byteDepth + 1, parent: parent, scalar: v, best: best)
+                step(i, j, byteDepth: byteDepth + 1, parent: parent, scalar: v, best: best, limit: limit)
             } else {
-                partial(i, j, byteDepth: byteDepth + 1, parent: parent, value: v, remaining: remaining - 1, best: best)
+                partial(
+                    i, j, byteDepth: byteDepth + 1, parent: parent, value: v, remaining: remaining - 1, best: best,
+                    limit: limit)
             }
             i = j
         }
     }
 
     /// Computes the row for the child `lo..<hi` reached by `scalar` and visits it.
-    private mutating func step(_ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, scalar: UInt32, best: Int32) {
+    private mutating func step(
+        _ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, scalar: UInt32, best: Int32, limit: Int32
+    ) {
         let d = parent + 1
-        if d <= exactPrefix && q[d - 1] != scalar { return }
+        var limit = limit
+        if d <= exactPrefix && q[d - 1] != scalar {
+            if wrongPrefixTypos == 0 { return }
+            limit = wrongPrefixTypos
+        }
         path[d] = scalar
         computeRow(depth: d, scalar: scalar)
-        visit(lo, hi, byteDepth: byteDepth, depth: d, best: best)
+        visit(lo, hi, byteDepth: byteDepth, depth: d, best: best, limit: limit)
     }
 
     /// Row `d` from row `d - 1` (and `d - 2` for transpositions). Only the band `d - k ... d + k` can be within the

@@ -65,10 +65,18 @@ struct FuzzyProviderTests {
     @Test func transpositionCountsOnceOnlyWhenEnabled() throws {
         let withSwaps = Fixture.candidates("pyhton").candidates.first { $0.title == "python" }
         #expect(withSwaps?.typos == 1)
-        let withoutSwaps = Fixture.candidates("pyhton", provider: Fixture.provider { $0.transpositions = false })
-            .candidates.first { $0.title == "python" && $0.tier >= .oneTypo }
-        // Without transpositions the swap is two substitutions: two typos need 8 characters by default.
-        #expect(withoutSwaps == nil)
+        let noSwaps = Fixture.provider {
+            $0.transpositions = false
+            $0.subsequence = false
+        }
+        // Without transpositions the swap is two substitutions: a completion with two typos needs 8 characters by
+        // default ("pyhto" is three edits from the whole word "python")...
+        #expect(Fixture.candidates("pyhto").candidates.first { $0.title == "python" }?.typos == 1)
+        #expect(!Fixture.titles("pyhto", provider: noSwaps).contains("python"))
+        // ... while a whole word two typos away is offered from 5 characters.
+        let whole = Fixture.candidates("pyhton", provider: noSwaps).candidates.first { $0.title == "python" }
+        #expect(whole?.typos == 2)
+        #expect(whole?.tier == .twoTypos)
     }
 
     // MARK: Whole misspelt words
@@ -168,7 +176,8 @@ struct FuzzyProviderTests {
 
     @Test func twoTyposOnlyFromTheConfiguredLength() throws {
         let provider = Fixture.provider { $0.subsequence = false }
-        // "xythn" needs two edits (x→p, o inserted): not allowed at 5 characters by default.
+        // "xythn" needs two edits (x→p, o inserted): not allowed at 5 characters by default (a wrong first letter
+        // is forgiven only as the only typo).
         #expect(!Fixture.titles("xythn", provider: provider).contains("python"))
         let lenient = Fixture.provider {
             $0.subsequence = false
@@ -183,14 +192,49 @@ struct FuzzyProviderTests {
         #expect(separation.tier == .twoTypos)
     }
 
-    @Test func exactPrefixLengthKeepsTheFirstCharacters() {
-        // By default the first character must be right (like Lucene's fuzzy suggester).
-        #expect(!Fixture.titles("xython").contains("python"))
+    @Test func exactPrefixLengthKeepsTheFirstCharacters() throws {
+        // By default a wrong first character is forgiven only when it is the only typo.
+        let xython = try #require(Fixture.candidates("xython").candidates.first { $0.title == "python" })
+        #expect(xython.tier == .oneTypo)
+        #expect(Fixture.titles("ypthon").contains("python"))  // swapped first letters
+        #expect(Fixture.titles("ython").contains("python"))  // first letter missing
+        #expect(!Fixture.titles("xpthon", provider: Fixture.provider { $0.subsequence = false }).contains("python"))
         #expect(Fixture.titles("pxthon").contains("python"))
-        let anywhere = Fixture.provider { $0.exactPrefixLength = 0 }
+        // Not forgiven, the first character must be right (like Lucene's fuzzy suggester).
+        let strict = Fixture.provider { $0.forgiveWrongPrefix = false }
+        #expect(!Fixture.titles("xython", provider: strict).contains("python"))
+        #expect(Fixture.titles("pxthon", provider: strict).contains("python"))
+        let anywhere = Fixture.provider {
+            $0.exactPrefixLength = 0
+            $0.forgiveWrongPrefix = false
+        }
         #expect(Fixture.titles("xython", provider: anywhere).contains("python"))
-        let two = Fixture.provider { $0.exactPrefixLength = 2 }
+        let two = Fixture.provider {
+            $0.exactPrefixLength = 2
+            $0.forgiveWrongPrefix = false
+        }
         #expect(!Fixture.titles("pxthon", provider: two).contains("python"))
+        #expect(Fixture.titles("pxthon", provider: Fixture.provider { $0.exactPrefixLength = 2 }).contains("python"))
+    }
+
+    @Test func wholeWordsTwoTyposAwayFromFiveCharacters() throws {
+        let provider = Fixture.provider { $0.subsequence = false }
+        // "pyhtn": h and t swapped, o missing: a whole word two typos away, below every completion.
+        let python = try #require(Fixture.candidates("pyhtn", provider: provider).candidates.first { $0.title == "python" })
+        #expect(python.tier == .twoTypos)
+        #expect(python.matchedRanges == [0..<6])
+        let six = Fixture.provider {
+            $0.subsequence = false
+            $0.minLengthTwoTyposWholeWord = 6
+        }
+        #expect(!Fixture.titles("pyhtn", provider: six).contains("python"))
+        // Completions get the second typo only from minLengthTwoTypos: "seperti" is two typos from "separati".
+        #expect(!Fixture.titles("seperti", provider: provider).contains("separation"))
+        let seven = Fixture.provider {
+            $0.subsequence = false
+            $0.minLengthTwoTypos = 7
+        }
+        #expect(Fixture.titles("seperti", provider: seven).contains("separation"))
     }
 
     // MARK: Tiers against prefix matches
@@ -466,6 +510,14 @@ struct FuzzyConfigurationTests {
             "providers[0].minLengthTwoTypos"
         ),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypos": 3 }"#, "providers[0].maxTypos"),
+        (
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthTwoTyposWholeWord": 0 }"#,
+            "providers[0].minLengthTwoTyposWholeWord"
+        ),
+        (
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "forgiveWrongPrefix": 1 }"#,
+            "providers[0].forgiveWrongPrefix"
+        ),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "wholeWordBoost": 0.5 }"#, "providers[0].wholeWordBoost"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "phrasePenalty": 0 }"#, "providers[0].phrasePenalty"),
         (

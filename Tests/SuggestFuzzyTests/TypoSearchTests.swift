@@ -14,7 +14,7 @@ struct TypoSearchTests {
     static let dictionary = WeightedDictionary(entries: words.map { (text: $0, weight: 1, scope: nil) })
     static let index = FuzzyIndex(dictionary)
 
-    static func osa(_ a: [UInt32], _ b: [UInt32]) -> Int {
+    static func osa(_ a: [UInt32], _ b: [UInt32], transpositions: Bool = true) -> Int {
         let n = a.count
         let m = b.count
         if n == 0 { return m }
@@ -26,7 +26,7 @@ struct TypoSearchTests {
             for j in 1...m {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                if transpositions && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                     d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
                 }
             }
@@ -35,25 +35,36 @@ struct TypoSearchTests {
     }
 
     /// Expected typos per sorted position (nil: no match).
-    static func expected(_ query: [UInt32], budget: Int, wholeWord: Bool, exactPrefix: Int) -> [Int?] {
+    /// With `forgiven`, keys whose first `exactPrefix` scalars differ from the query's are kept when within one typo.
+    static func expected(
+        _ query: [UInt32], budget: Int, wholeWord: Bool, exactPrefix: Int, forgiven: Int = 0,
+        transpositions: Bool = true, in index: FuzzyIndex = index
+    ) -> [Int?] {
         (0..<index.count).map { i in
             let key = FuzzyMatcher.scalars(Array(index.key(at: i).utf8))
             let e = min(exactPrefix, query.count)
-            if key.count < e || Array(key.prefix(e)) != Array(query.prefix(e)) { return nil }
+            var limit = budget
+            if key.count < e || Array(key.prefix(e)) != Array(query.prefix(e)) {
+                guard forgiven > 0 && key.count >= e else { return nil }
+                limit = min(budget, forgiven)
+            }
             let d: Int
             if wholeWord {
-                d = osa(query, key)
+                d = osa(query, key, transpositions: transpositions)
             } else {
-                d = (0...key.count).map { osa(query, Array(key.prefix($0))) }.min()!
+                d = (e...key.count).map { osa(query, Array(key.prefix($0)), transpositions: transpositions) }.min()!
             }
-            return d <= budget ? d : nil
+            return d <= limit ? d : nil
         }
     }
 
-    static func actual(_ query: [UInt32], budget: Int, wholeWord: Bool, exactPrefix: Int) -> [Int?] {
+    static func actual(
+        _ query: [UInt32], budget: Int, wholeWord: Bool, exactPrefix: Int, forgiven: Int = 0,
+        transpositions: Bool = true, in index: FuzzyIndex = index
+    ) -> [Int?] {
         var search = TypoSearch(
-            index: index, query: query, maxTypos: budget, transpositions: true, wholeWord: wholeWord,
-            exactPrefix: exactPrefix
+            index: index, query: query, maxTypos: budget, transpositions: transpositions, wholeWord: wholeWord,
+            exactPrefix: exactPrefix, wrongPrefixTypos: forgiven
         )
         search.run()
         var result = [Int?](repeating: nil, count: index.count)
@@ -77,6 +88,53 @@ struct TypoSearchTests {
                     let want = Self.expected(query, budget: budget, wholeWord: wholeWord, exactPrefix: exactPrefix)
                     let got = Self.actual(query, budget: budget, wholeWord: wholeWord, exactPrefix: exactPrefix)
                     #expect(got == want, "\(text) budget \(budget) exactPrefix \(exactPrefix) wholeWord \(wholeWord)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: queries)
+    func aWrongFirstLetterIsForgivenOnlyAsTheOnlyTypo(text: String) {
+        let query = FuzzyMatcher.scalars(TextNormalizer.normalized(text))
+        for budget in 0...2 {
+            for wholeWord in [false, true] {
+                for transpositions in [true, false] {
+                    let want = Self.expected(
+                        query, budget: budget, wholeWord: wholeWord, exactPrefix: 1, forgiven: 1,
+                        transpositions: transpositions)
+                    let got = Self.actual(
+                        query, budget: budget, wholeWord: wholeWord, exactPrefix: 1, forgiven: 1,
+                        transpositions: transpositions)
+                    #expect(got == want, "\(text) budget \(budget) wholeWord \(wholeWord) swaps \(transpositions)")
+                }
+            }
+        }
+    }
+
+    /// Random keys over four letters: dense subtrees, where most nodes of a walk have spent their budget (the walk
+    /// then looks children up by binary search instead of listing them).
+    @Test func walkMatchesBruteForceOnARandomDictionary() {
+        var generator = SplitMix(seed: 7)
+        let letters: [Character] = ["a", "b", "c", "d"]
+        func word(_ length: Int) -> String { String((0..<length).map { _ in letters[Int(generator.next() % 4)] }) }
+        let words = (0..<160).map { _ in word(1 + Int(generator.next() % 7)) }
+        let dictionary = WeightedDictionary(entries: words.map { (text: $0, weight: 1, scope: nil) })
+        let index = FuzzyIndex(dictionary)
+        for _ in 0..<10 {
+            let query = FuzzyMatcher.scalars(Array(word(2 + Int(generator.next() % 5)).utf8))
+            for budget in 1...2 {
+                for (exactPrefix, forgiven) in [(0, 0), (1, 0), (1, 1)] {
+                    for wholeWord in [false, true] {
+                        for transpositions in [true, false] {
+                            let want = Self.expected(
+                                query, budget: budget, wholeWord: wholeWord, exactPrefix: exactPrefix,
+                                forgiven: forgiven, transpositions: transpositions, in: index)
+                            let got = Self.actual(
+                                query, budget: budget, wholeWord: wholeWord, exactPrefix: exactPrefix,
+                                forgiven: forgiven, transpositions: transpositions, in: index)
+                            #expect(got == want, "\(query) \(budget) \(exactPrefix) \(forgiven) \(wholeWord)")
+                        }
+                    }
                 }
             }
         }
@@ -120,5 +178,18 @@ struct TypoSearchTests {
         var order: [Int] = []
         weighted.forEachHeaviest(in: [0..<2, 3..<5], limit: 3, skip: { $0 == 3 }) { position, _ in order.append(position) }
         #expect(order == [1, 4, 0])
+    }
+}
+
+/// A small deterministic generator for the random tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

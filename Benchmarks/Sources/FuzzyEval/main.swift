@@ -50,6 +50,20 @@ struct FuzzyEval {
             fuzzyOptions.minLengthTwoTypos = Int(arguments[i + 1]) ?? 8
             arguments.removeSubrange(i...(i + 1))
         }
+        if let i = arguments.firstIndex(of: "--two-typos-whole-from"), i + 1 < arguments.count {
+            fuzzyOptions.minLengthTwoTyposWholeWord = Int(arguments[i + 1]) ?? 5
+            arguments.removeSubrange(i...(i + 1))
+        }
+        if let i = arguments.firstIndex(of: "--strict-prefix") {
+            fuzzyOptions.forgiveWrongPrefix = false
+            arguments.remove(at: i)
+        }
+        // Each title followed by its tier ("title|1 typo"): for the analysis of misses.
+        var tiers = false
+        if let i = arguments.firstIndex(of: "--tiers") {
+            tiers = true
+            arguments.remove(at: i)
+        }
         if let i = arguments.firstIndex(of: "--limit"), i + 1 < arguments.count {
             limit = Int(arguments[i + 1]) ?? 5
             arguments.removeSubrange(i...(i + 1))
@@ -91,7 +105,7 @@ struct FuzzyEval {
                 times.append(micros(elapsed))
                 last = result
             }
-            let titles = last?.suggestions.prefix(limit).map(\.title) ?? []
+            let titles = last?.suggestions.prefix(limit).map { tiers ? "\($0.title)|\($0.tier)" : $0.title } ?? []
             print(([query, times.joined(separator: ",")] + titles).joined(separator: "\t"))
         }
     }
