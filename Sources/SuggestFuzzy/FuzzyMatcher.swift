@@ -171,7 +171,29 @@ struct FuzzyMatcher {
         }
 
         // 3. Subsequences.
-        guard options.subsequence, !prefixFills else { return }
+        if options.subsequence && !prefixFills {
+            // Keys offered above are not repeated as subsequences; completions beyond the completion budget were
+            // not.
+            let offered =
+                walkTypos > typos ? FuzzyIndex.disjointPieces(pieces.filter { Int($0.typos) <= typos }) : pieces
+            subsequences(trimmed, query: query, previous: previous, pieces: offered, exactRange: exactRange,
+                         limit: limit, allowed)
+        }
+
+        // 4. The last resort: a whole word three typos away, when nothing above fills the list.
+        let three = options.minLengthThreeTyposWholeWord
+        if !prefixFills && candidates.count < limit && three > 0 && scalars.count >= three && options.maxTypos >= 2
+            && scalars.count <= options.maxTypoQueryLength
+        {
+            threeTypos(scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, allowed)
+        }
+    }
+
+    /// Abbreviations and subsequences of the query (fzf-style).
+    mutating func subsequences(
+        _ trimmed: [UInt8], query: PreparedQuery, previous: FuzzyState?, pieces: [TypoHit], exactRange: Range<Int>,
+        limit: Int, _ allowed: (Int) -> Bool
+    ) {
         let scorer = SubsequenceScorer(query: trimmed, original: query.text, smartCase: options.smartCase)
         let patternLength = Self.scalars(scorer.pattern).count
         guard patternLength >= options.subsequenceMinLength, patternLength <= options.subsequenceMaxLength else {
@@ -182,11 +204,49 @@ struct FuzzyMatcher {
         // "gthb" → "GitHub" and "usa" → "United States of America" are unaffected).
         var typoCandidates = 0
         for c in candidates where c.tier != .exact && c.tier != .prefix { typoCandidates += 1 }
-        // Keys offered above are not repeated as subsequences; completions beyond the completion budget were not.
-        let offered = walkTypos > typos ? FuzzyIndex.disjointPieces(pieces.filter { Int($0.typos) <= typos }) : pieces
         scanSubsequences(
-            scorer, previous: previous, pieces: offered, exactRange: exactRange, limit: limit,
+            scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit,
             spelling: options.spellingGuard && typoCandidates >= limit, allowed)
+    }
+
+    /// Appends the heaviest `limit` keys three typos away from the whole query (tier `.twoTypos`, ranked after every
+    /// two-typo match by their typo count), skipping keys offered with fewer.
+    mutating func threeTypos(
+        _ scalars: [UInt32], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
+        _ allowed: (Int) -> Bool
+    ) {
+        var search = TypoSearch(
+            index: index, query: scalars, maxTypos: 3, transpositions: options.transpositions, wholeWord: true,
+            exactPrefix: options.exactPrefixLength, wrongPrefixTypos: options.forgiveWrongPrefix ? 2 : 0)
+        search.run()
+        visited += search.visited
+        var ranges: [Range<Int>] = []
+        var depths: [Int] = []
+        var counts: [Int] = []
+        // Two typos with a wrong first letter, or three.
+        for hit in search.hits.sorted(by: { $0.lo < $1.lo }) where hit.typos >= 2 {
+            ranges.append(Int(hit.lo)..<Int(hit.hi))
+            depths.append(Int(hit.depth))
+            counts.append(Int(hit.typos))
+        }
+        guard !ranges.isEmpty else { return }
+        // The heaviest, a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
+        // `phrasePenalty` times less popular: pulled 8 × limit deep by weight, then re-ranked.
+        var pulled: [(position: Int, depth: Int, typos: Int, popularity: Double)] = []
+        index.forEachHeaviest(
+            in: ranges, limit: limit * 8,
+            skip: { Self.typos(at: $0, in: pieces) >= 0 || exactRange.contains($0) || !allowed($0) }
+        ) { position, k in
+            var popularity = index.weight(at: position)
+            if index.wordCount(position) > queryWords { popularity /= options.phrasePenalty }
+            pulled.append((position, depths[k], counts[k], popularity))
+        }
+        pulled.sort { $0.typos != $1.typos ? $0.typos < $1.typos : $0.popularity > $1.popularity }
+        for p in pulled.prefix(limit) {
+            var c = candidate(p.position, tier: .twoTypos, typos: p.typos, matched: p.depth)
+            c.popularity = p.popularity
+            candidates.append(c)
+        }
     }
 
     /// The typos of the piece holding `position` (pieces are sorted and disjoint), or -1.

@@ -11,7 +11,10 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// below every completion): a key within two typos of the *whole* query, not a completion of a corrected
     /// prefix. Below ``minLengthTwoTypos`` only such whole-word corrections get the second typo.
     public var minLengthTwoTyposWholeWord: Int = 5
-    /// The most typos ever allowed (0, 1 or 2).
+    /// Typed characters from which, when nothing else fills the list, a whole word three typos away is offered
+    /// ("abortificant" → "abortifacient"; tier `.twoTypos`, after every two-typo match). 0 turns it off.
+    public var minLengthThreeTyposWholeWord: Int = 8
+    /// The most typos ever allowed (0, 1 or 2; with 2, the last resort above may use a third).
     public var maxTypos: Int = 2
     /// Count swapping two neighbouring characters as one typo (Damerau; Elasticsearch's `transpositions`).
     public var transpositions: Bool = true

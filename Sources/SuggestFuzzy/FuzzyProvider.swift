@@ -22,7 +22,8 @@ public struct FuzzyProvider: ConfigurableProvider {
         public var options: FuzzyOptions
 
         private enum CodingKeys: String, CodingKey {
-            case dictionary, minLengthOneTypo, minLengthTwoTypos, minLengthTwoTyposWholeWord, maxTypos
+            case dictionary, minLengthOneTypo, minLengthTwoTypos, minLengthTwoTyposWholeWord
+            case minLengthThreeTyposWholeWord, maxTypos
             case transpositions, exactPrefixLength, forgiveWrongPrefix
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
             case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, spellingGuard
@@ -42,6 +43,8 @@ public struct FuzzyProvider: ConfigurableProvider {
             o.minLengthTwoTypos = try c.decodeIfPresent(Int.self, forKey: .minLengthTwoTypos) ?? d.minLengthTwoTypos
             o.minLengthTwoTyposWholeWord =
                 try c.decodeIfPresent(Int.self, forKey: .minLengthTwoTyposWholeWord) ?? d.minLengthTwoTyposWholeWord
+            o.minLengthThreeTyposWholeWord =
+                try c.decodeIfPresent(Int.self, forKey: .minLengthThreeTyposWholeWord) ?? d.minLengthThreeTyposWholeWord
             o.maxTypos = try c.decodeIfPresent(Int.self, forKey: .maxTypos) ?? d.maxTypos
             o.transpositions = try c.decodeIfPresent(Bool.self, forKey: .transpositions) ?? d.transpositions
             o.exactPrefixLength = try c.decodeIfPresent(Int.self, forKey: .exactPrefixLength) ?? d.exactPrefixLength
@@ -112,6 +115,9 @@ public struct FuzzyProvider: ConfigurableProvider {
         }
         if o.minLengthTwoTyposWholeWord < 1 {
             return ("minLengthTwoTyposWholeWord", "expected 1 or more, found \(o.minLengthTwoTyposWholeWord)")
+        }
+        if o.minLengthThreeTyposWholeWord < 0 {
+            return ("minLengthThreeTyposWholeWord", "expected 0 (off) or more, found \(o.minLengthThreeTyposWholeWord)")
         }
         if !(0...2).contains(o.maxTypos) { return ("maxTypos", "expected 0, 1 or 2, found \(o.maxTypos)") }
         if o.exactPrefixLength < 0 {

@@ -217,6 +217,41 @@ struct FuzzyProviderTests {
         #expect(Fixture.titles("pxthon", provider: Fixture.provider { $0.exactPrefixLength = 2 }).contains("python"))
     }
 
+    @Test func lastResortFindsWholeWordsThreeTyposAwayWhenTheListIsNotFull() throws {
+        let provider = Fixture.provider { $0.subsequence = false }
+        // "saparetoin": a for e, e for a, o and i swapped.
+        let separation = try #require(
+            Fixture.candidates("saparetoin", provider: provider).candidates.first { $0.title == "separation" })
+        #expect(separation.tier == .twoTypos)
+        #expect(separation.typos == 3)
+        // A wrong first letter and one more typo ("aeparatoin": a for s, o and i swapped).
+        let wrongFirst = Fixture.candidates("aeparatoin", provider: provider).candidates.first { $0.title == "separation" }
+        #expect(wrongFirst?.typos == 2)
+        #expect(!Fixture.titles("aeparatoin", provider: Fixture.provider {
+            $0.subsequence = false
+            $0.forgiveWrongPrefix = false
+        }).contains("separation"))
+        // Off, or under the length.
+        let off = Fixture.provider {
+            $0.subsequence = false
+            $0.minLengthThreeTyposWholeWord = 0
+        }
+        #expect(!Fixture.titles("saparetoin", provider: off).contains("separation"))
+        let eleven = Fixture.provider {
+            $0.subsequence = false
+            $0.minLengthThreeTyposWholeWord = 11
+        }
+        #expect(!Fixture.titles("saparetoin", provider: eleven).contains("separation"))
+        // Nor when the list is already full: a limit of one, filled by a two-typo match.
+        let full = SuggestionEngine(slots: [ProviderSlot(provider)], options: { var o = EngineOptions(); o.limit = 1; return o }())
+        let shown = full.suggestions(for: "seperatoin").suggestions
+        #expect(shown.map(\.title) == ["separation"])
+        #expect(shown.first?.typos == 2)
+        // Three typos rank after every two-typo match.
+        let ranked = SuggestionEngine(slots: [ProviderSlot(provider)]).suggestions(for: "saparetoin").suggestions
+        #expect(ranked.map(\.typos) == ranked.map(\.typos).sorted())
+    }
+
     @Test func wholeWordsTwoTyposAwayFromFiveCharacters() throws {
         let provider = Fixture.provider { $0.subsequence = false }
         // "pyhtn": h and t swapped, o missing: a whole word two typos away, below every completion.
@@ -513,6 +548,10 @@ struct FuzzyConfigurationTests {
         (
             #"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthTwoTyposWholeWord": 0 }"#,
             "providers[0].minLengthTwoTyposWholeWord"
+        ),
+        (
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthThreeTyposWholeWord": -1 }"#,
+            "providers[0].minLengthThreeTyposWholeWord"
         ),
         (
             #"{ "type": "fuzzy", "dictionary": "words.tsv", "forgiveWrongPrefix": 1 }"#,

@@ -54,6 +54,10 @@ struct FuzzyEval {
             fuzzyOptions.minLengthTwoTyposWholeWord = Int(arguments[i + 1]) ?? 5
             arguments.removeSubrange(i...(i + 1))
         }
+        if let i = arguments.firstIndex(of: "--three-typos-whole-from"), i + 1 < arguments.count {
+            fuzzyOptions.minLengthThreeTyposWholeWord = Int(arguments[i + 1]) ?? 8
+            arguments.removeSubrange(i...(i + 1))
+        }
         if let i = arguments.firstIndex(of: "--strict-prefix") {
             fuzzyOptions.forgiveWrongPrefix = false
             arguments.remove(at: i)

@@ -13,7 +13,7 @@ public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomS
     case subsequence = 4
     /// A prefix or whole-word match with one typo.
     case oneTypo = 5
-    /// A prefix or whole-word match with two typos.
+    /// A prefix or whole-word match with two typos or more (fewer typos first: the suggestion's `typos`).
     case twoTypos = 6
     /// Shown without any text typed (recent searches on an empty field, a static list's defaults).
     case unfiltered = 7
