@@ -9,13 +9,17 @@ public import SuggestIndex
 /// copy of the keys: ``FuzzyProvider/init(configuration:context:)`` obtains the prefix index through the same cache
 /// artifact as the prefix provider (`"prefix-index:<path>:<lenient>"`).
 ///
-/// Memory beyond the prefix index: 4 bytes per entry (the mask). See ``extraByteCount``.
+/// Memory beyond the prefix index: 4 bytes per entry (the mask) and, for large dictionaries, a table of the trie's
+/// top two levels (tens of kilobytes). See ``extraByteCount``.
 public struct FuzzyIndex: Sendable {
     /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
     public let prefixIndex: PrefixIndex
     /// Letters (bits 0-25), digits (26), other ASCII (27), non-ASCII lead bytes (28 + b % 3) in sorted key `i`;
     /// bit 31 (``camelBit``) when the original text has a camelCase hump (an ASCII lowercase then uppercase letter).
     let masks: [UInt32]
+    /// The children of the implicit trie's root and of each first-byte node (see ``TopLevels``); nil for small
+    /// dictionaries, whose ranges stay in cache anyway.
+    let top: TopLevels?
 
     /// The dictionary the keys come from.
     public var dictionary: WeightedDictionary { prefixIndex.dictionary }
@@ -24,7 +28,7 @@ public struct FuzzyIndex: Sendable {
     public var count: Int { prefixIndex.count }
 
     /// Bytes this index adds to the prefix index (the masks).
-    public var extraByteCount: Int { masks.count * 4 }
+    public var extraByteCount: Int { masks.count * 4 + (top?.byteCount ?? 0) }
 
     /// Builds the prefix index of `dictionary`, then the fuzzy extras (when no prefix index is shared).
     public init(_ dictionary: WeightedDictionary) {
@@ -57,6 +61,7 @@ public struct FuzzyIndex: Sendable {
             }
         }
         self.masks = masks
+        top = n >= TopLevels.minimumCount ? TopLevels(prefixIndex) : nil
     }
 
     /// The folded (canonical) key of sorted position `i`, as a string (for tests and diagnostics).
@@ -100,5 +105,62 @@ public struct FuzzyIndex: Sendable {
         if b >= 0x41 && b <= 0x5A { return UInt8(b + 0x20) }
         if b == 0x09 || b == 0x0A || b == 0x0B || b == 0x0C || b == 0x0D { return 0x20 }
         return UInt8(b)
+    }
+}
+
+
+/// The children of the implicit trie's root and of each first-byte node, with their ranges. Those nodes span much of
+/// the index, so finding their children by binary search costs a cache miss per probe; the typo walk visits every
+/// first-byte node when a wrong first letter is forgiven.
+struct TopLevels: Sendable {
+    /// Below this many keys the table is not built.
+    static let minimumCount = 4096
+
+    struct Child: Sendable {
+        var byte: UInt8
+        var lo: Int32
+        var hi: Int32
+    }
+    /// The root's children, then each first-byte node's children in first-byte order.
+    let children: [Child]
+    /// The root's children: `children[0..<rootCount]`.
+    let rootCount: Int
+    /// For a first byte `b`, its node's children: `children[Int(starts[b])..<Int(starts[b + 1])]`.
+    let starts: [Int32]
+
+    var byteCount: Int { children.count * MemoryLayout<Child>.stride + starts.count * 4 }
+
+    init(_ index: PrefixIndex) {
+        let n = index.count
+        var root: [Child] = []
+        var second: [[Child]] = Array(repeating: [], count: 256)
+        var i = 0
+        while i < n && index.sortedKeyLength(at: i) == 0 { i += 1 }
+        while i < n {
+            let b0 = index.sortedKeyByte(at: i, depth: 0)
+            var j = i
+            while j < n && index.sortedKeyByte(at: j, depth: 0) == b0 { j += 1 }
+            root.append(Child(byte: b0, lo: Int32(i), hi: Int32(j)))
+            var k = i
+            while k < j && index.sortedKeyLength(at: k) == 1 { k += 1 }
+            while k < j {
+                let b1 = index.sortedKeyByte(at: k, depth: 1)
+                var e = k
+                while e < j && index.sortedKeyByte(at: e, depth: 1) == b1 { e += 1 }
+                second[Int(b0)].append(Child(byte: b1, lo: Int32(k), hi: Int32(e)))
+                k = e
+            }
+            i = j
+        }
+        var children = root
+        var starts = [Int32](repeating: 0, count: 257)
+        for b in 0..<256 {
+            starts[b] = Int32(children.count)
+            children.append(contentsOf: second[b])
+        }
+        starts[256] = Int32(children.count)
+        self.children = children
+        self.rootCount = root.count
+        self.starts = starts
     }
 }

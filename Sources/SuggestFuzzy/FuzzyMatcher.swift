@@ -37,9 +37,7 @@ struct FuzzyMatcher {
 
         // 1. Typo walk (or a plain prefix range for very long queries).
         var newState = FuzzyState()
-        // `typos` for completions, `walkTypos` (at least as many) for whole-word corrections.
         var typos = options.typos(forLength: scalars.count)
-        var walkTypos = options.wholeWordTypos(forLength: scalars.count)
         var pieces: [TypoHit]
         var endings: [TypoHit] = []
         // When the provider's own prefix matches already fill the limit, nothing of a lower tier can be shown
@@ -49,7 +47,6 @@ struct FuzzyMatcher {
         let prefixFills = options.prefixMatches && scope == nil && !wholeWord && prefix.count >= limit
         if prefixFills || scalars.count > options.maxTypoQueryLength {
             typos = 0
-            walkTypos = 0
             let range = prefix
             let lo = range.lowerBound
             let hi = wholeWord ? lo + index.endingCount(lo, range.upperBound, trimmed.count) : range.upperBound
@@ -58,13 +55,15 @@ struct FuzzyMatcher {
             var search = TypoSearch(
                 index: index,
                 query: scalars,
-                maxTypos: walkTypos,
+                maxTypos: typos,
                 transpositions: options.transpositions,
                 wholeWord: wholeWord,
                 exactPrefix: options.exactPrefixLength,
-                wrongPrefixTypos: options.forgiveWrongPrefix ? 1 : 0
+                // While typing the first letter stays (checking every other first letter costs the most); the
+                // first two swapped are one typo. Wrong first letters are for whole words, below.
+                firstSwap: options.forgiveWrongPrefix
             )
-            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == walkTypos,
+            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
                 previous.scalars.count + 1 == scalars.count, scalars.starts(with: previous.scalars)
             {
                 let starts = restartNodes(oldHits)
@@ -75,7 +74,7 @@ struct FuzzyMatcher {
             visited = search.visited
             if !wholeWord {
                 newState.scalars = scalars
-                newState.typos = walkTypos
+                newState.typos = typos
                 newState.hits = search.hits
             }
             pieces = FuzzyIndex.disjointPieces(search.hits)
@@ -92,7 +91,7 @@ struct FuzzyMatcher {
                 candidates.append(candidate(position, tier: .exact, typos: 0, matched: trimmed.count))
             }
         }
-        for t in 0...walkTypos {
+        for t in 0...typos {
             if t == 0 && !options.prefixMatches { continue }
             let tier: MatchTier = t == 0 ? .prefix : .typos(t)
             // Whole-word corrections first (typo tiers only): keys that end where the query's alignment ends.
@@ -118,8 +117,7 @@ struct FuzzyMatcher {
             }
             var ranges: [Range<Int>] = []
             var depths: [Int] = []
-            // Completions only within the completion budget.
-            for piece in pieces where Int(piece.typos) == t && t <= typos {
+            for piece in pieces where Int(piece.typos) == t {
                 ranges.append(Int(piece.lo)..<Int(piece.hi))
                 depths.append(Int(piece.depth))
             }
@@ -170,22 +168,35 @@ struct FuzzyMatcher {
             }
         }
 
+        // 2b. Whole words with a wrong first letter as their only typo ("abvious" → "obvious"), which the walk above
+        // does not try (it keeps the first letter: checking every other one costs the most for completions); whole
+        // words only, so the walk below the other first letters stays narrow. Ranked in the one-typo tier like the
+        // other corrected whole words.
+        let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
+        if forgive && typos >= 1 && queryWords == 1 && !prefixFills {
+            let walk = lastResortWalk(
+                scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
+                previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
+            state?.wrongFirstScalars = scalars
+            state?.wrongFirstHits = walk.hits
+            appendLastResort(
+                walk.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
+                boost: options.wholeWordBoost, allowed)
+        }
+
         // 3. Subsequences.
         if options.subsequence && !prefixFills {
-            // Keys offered above are not repeated as subsequences; completions beyond the completion budget were
-            // not.
-            let offered =
-                walkTypos > typos ? FuzzyIndex.disjointPieces(pieces.filter { Int($0.typos) <= typos }) : pieces
-            subsequences(trimmed, query: query, previous: previous, pieces: offered, exactRange: exactRange,
+            subsequences(trimmed, query: query, previous: previous, pieces: pieces, exactRange: exactRange,
                          limit: limit, allowed)
         }
 
-        // 4. The last resort: a whole word three typos away, when nothing above fills the list.
-        let three = options.minLengthThreeTyposWholeWord
-        if !prefixFills && candidates.count < limit && three > 0 && scalars.count >= three && options.maxTypos >= 2
-            && scalars.count <= options.maxTypoQueryLength
-        {
-            threeTypos(scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, allowed)
+        // 4. Whole misspelt words beyond the completion budget (one word only), when nothing above fills the list:
+        // they rank below everything above, so with a full list they could not be shown anyway.
+        let wholeTypos = queryWords == 1 && !prefixFills ? options.wholeWordTypos(forLength: scalars.count) : 0
+        if wholeTypos > typos && candidates.count < limit {
+            wholeWords(
+                scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
+                pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, allowed)
         }
     }
 
@@ -209,41 +220,86 @@ struct FuzzyMatcher {
             spelling: options.spellingGuard && typoCandidates >= limit, allowed)
     }
 
-    /// Appends the heaviest `limit` keys three typos away from the whole query (tier `.twoTypos`, ranked after every
-    /// two-typo match by their typo count), skipping keys offered with fewer.
-    mutating func threeTypos(
-        _ scalars: [UInt32], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
-        _ allowed: (Int) -> Bool
+    /// Whole words `budget` typos away (2 or 3), in two walks, each narrowed between keystrokes like the main one (a
+    /// misspelt word stays sparse keystroke after keystroke): first with the first letter right (or swapped with
+    /// the second); then, only if the list is still not full, with a wrong first letter and one more typo (the
+    /// costly part: every other first letter's subtree with a typo to spare). Appended in tier `.twoTypos`,
+    /// ranked by their typo count after everything above, skipping keys offered already.
+    mutating func wholeWords(
+        _ scalars: [UInt32], budget: Int, queryWords: Int, previous: FuzzyState?,
+        pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ allowed: (Int) -> Bool
     ) {
+        let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
+        let narrowing = previous.flatMap { $0.lastResortBudget == budget ? $0 : nil }
+        let three = lastResortWalk(
+            scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
+            previous: narrowing.flatMap { ($0.lastResortScalars, $0.lastResortHits) })
+        state?.lastResortBudget = budget
+        state?.lastResortScalars = scalars
+        state?.lastResortHits = three.hits
+        let before = candidates.count
+        appendLastResort(three.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+                         limit: limit, allowed)
+        guard forgive, candidates.count - before < limit else { return }
+        let wrong = lastResortWalk(
+            scalars, budget: budget, wrongPrefixTypos: 2, onlyWrongPrefix: true, firstSwap: true,
+            previous: narrowing.flatMap { ($0.lastResortScalars, $0.wrongPrefixHits) })
+        state?.wrongPrefixHits = wrong.hits
+        appendLastResort(wrong.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+                         limit: limit - (candidates.count - before), allowed)
+    }
+
+    /// A prefix-mode walk, below the previous keystroke's hits when it extends that query.
+    mutating func lastResortWalk(
+        _ scalars: [UInt32], budget: Int, wrongPrefixTypos: Int, onlyWrongPrefix: Bool, firstSwap: Bool,
+        previous: ([UInt32], [TypoHit]?)?
+    ) -> (hits: [TypoHit], endings: [TypoHit]) {
         var search = TypoSearch(
-            index: index, query: scalars, maxTypos: 3, transpositions: options.transpositions, wholeWord: true,
-            exactPrefix: options.exactPrefixLength, wrongPrefixTypos: options.forgiveWrongPrefix ? 2 : 0)
-        search.run()
+            index: index, query: scalars, maxTypos: budget, transpositions: options.transpositions, wholeWord: false,
+            exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos, onlyWrongPrefix: onlyWrongPrefix,
+            firstSwap: firstSwap)
+        if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count + 1 == scalars.count,
+            scalars.starts(with: oldScalars)
+        {
+            let starts = restartNodes(oldHits)
+            if !starts.isEmpty { search.run(from: starts) }
+        } else {
+            search.run()
+        }
         visited += search.visited
+        return (search.hits, search.endings)
+    }
+
+    /// Appends the best `limit` of the whole words in `endings` not offered yet (`pieces`), fewest typos first,
+    /// then by popularity, a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
+    /// `phrasePenalty` times less popular.
+    mutating func appendLastResort(
+        _ endings: [TypoHit], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
+        boost: Double = 1, _ allowed: (Int) -> Bool
+    ) {
+        guard limit > 0 else { return }
         var ranges: [Range<Int>] = []
         var depths: [Int] = []
         var counts: [Int] = []
-        // Two typos with a wrong first letter, or three.
-        for hit in search.hits.sorted(by: { $0.lo < $1.lo }) where hit.typos >= 2 {
+        for hit in endings.sorted(by: { $0.lo < $1.lo }) where hit.typos >= 1 {
             ranges.append(Int(hit.lo)..<Int(hit.hi))
             depths.append(Int(hit.depth))
             counts.append(Int(hit.typos))
         }
         guard !ranges.isEmpty else { return }
-        // The heaviest, a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
-        // `phrasePenalty` times less popular: pulled 8 × limit deep by weight, then re-ranked.
+        // Pulled 8 × limit deep by weight, then re-ranked.
         var pulled: [(position: Int, depth: Int, typos: Int, popularity: Double)] = []
         index.forEachHeaviest(
             in: ranges, limit: limit * 8,
             skip: { Self.typos(at: $0, in: pieces) >= 0 || exactRange.contains($0) || !allowed($0) }
         ) { position, k in
-            var popularity = index.weight(at: position)
+            var popularity = index.weight(at: position) * boost
             if index.wordCount(position) > queryWords { popularity /= options.phrasePenalty }
             pulled.append((position, depths[k], counts[k], popularity))
         }
         pulled.sort { $0.typos != $1.typos ? $0.typos < $1.typos : $0.popularity > $1.popularity }
         for p in pulled.prefix(limit) {
-            var c = candidate(p.position, tier: .twoTypos, typos: p.typos, matched: p.depth)
+            var c = candidate(p.position, tier: .typos(p.typos), typos: p.typos, matched: p.depth)
             c.popularity = p.popularity
             candidates.append(c)
         }

@@ -7,12 +7,13 @@ public struct FuzzyOptions: Hashable, Sendable {
     public var minLengthOneTypo: Int = 4
     /// Typed characters from which two typos are allowed.
     public var minLengthTwoTypos: Int = 8
-    /// Typed characters from which a whole word two typos away is offered ("abcense" → "absence"; tier `.typos(2)`,
-    /// below every completion): a key within two typos of the *whole* query, not a completion of a corrected
-    /// prefix. Below ``minLengthTwoTypos`` only such whole-word corrections get the second typo.
-    public var minLengthTwoTyposWholeWord: Int = 5
-    /// Typed characters from which, when nothing else fills the list, a whole word three typos away is offered
-    /// ("abortificant" → "abortifacient"; tier `.twoTypos`, after every two-typo match). 0 turns it off.
+    /// Typed characters from which a whole word two typos away is offered ("abcense" → "absence"; tier `.twoTypos`,
+    /// after everything else): a key within two typos of the *whole* query, not a completion of a corrected prefix.
+    /// One-word queries only, and only when the list is not full otherwise (it would rank below all of it), so
+    /// the walk costs nothing on most keystrokes. Elasticsearch's `fuzziness: AUTO` allows two edits from 6.
+    public var minLengthTwoTyposWholeWord: Int = 6
+    /// Typed characters from which, likewise, a whole word three typos away is offered ("abortificant" →
+    /// "abortifacient"; tier `.twoTypos`, after every two-typo match). 0 turns it off.
     public var minLengthThreeTyposWholeWord: Int = 8
     /// The most typos ever allowed (0, 1 or 2; with 2, the last resort above may use a third).
     public var maxTypos: Int = 2
@@ -21,8 +22,10 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// Leading characters that must be typed right (Elasticsearch's `prefix_length`; Lucene's fuzzy suggester keeps
     /// the first character too). Default 1: a first-letter typo is rare and walking it costs the most.
     public var exactPrefixLength: Int = 1
-    /// Forgive a typo inside the exact prefix when it is the only typo ("abvious" → "obvious", "ahppen" → "happen"):
-    /// such a path is walked with a budget of one typo, which costs little. Off, the prefix must be typed right.
+    /// Forgive a typo inside the exact prefix when it is the only typo ("abvious" → "obvious"), or, for whole words
+    /// offered when the list is not full, the only other one; with an exact prefix of one, the first two
+    /// characters swapped ("ahppen" → "happen") are an ordinary typo. Such paths are walked with a small budget,
+    /// which costs little. Off, the prefix must be typed right.
     public var forgiveWrongPrefix: Bool = true
     /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone. With a prefix
     /// provider on the same dictionary they merge into one suggestion each.
@@ -46,7 +49,7 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// Inside a typo tier, each character a completion adds beyond the matched (corrected) prefix divides its
     /// popularity by this: with a typo, the word meant is more likely the one of about the typed length
     /// ("exersise" → "exercised" before "exercise of" and "exercisers"). 1 turns it off.
-    public var completionLengthPenalty: Double = 2
+    public var completionLengthPenalty: Double = 3
     /// When the typo tiers already fill the list, abbreviations that match a typed vowel inside a word (not at a
     /// word start) are not offered: such a query reads as a word being spelt, and the engine ranks abbreviations
     /// above typo corrections ("bocom" → "become", not "both companies"). Vowel-free abbreviations and initials
@@ -64,12 +67,17 @@ public struct FuzzyOptions: Hashable, Sendable {
         return min(allowed, maxTypos)
     }
 
-    /// The typos allowed for a whole-word correction of a query of `length` characters.
+    /// The typos allowed for a whole-word correction of a query of `length` characters (one word; offered when the
+    /// list is not full otherwise).
     public func wholeWordTypos(forLength length: Int) -> Int {
         if length > maxTypoQueryLength { return 0 }
-        let typos = self.typos(forLength: length)
+        var typos = self.typos(forLength: length)
+        guard maxTypos >= 2 else { return typos }
         // Never before one typo is allowed.
-        let twoFrom = max(minLengthTwoTyposWholeWord, minLengthOneTypo)
-        return length >= twoFrom ? max(typos, min(2, maxTypos)) : typos
+        if length >= max(minLengthTwoTyposWholeWord, minLengthOneTypo) { typos = max(typos, 2) }
+        if minLengthThreeTyposWholeWord > 0 && length >= max(minLengthThreeTyposWholeWord, minLengthOneTypo) {
+            typos = 3
+        }
+        return typos
     }
 }

@@ -29,6 +29,10 @@ struct TypoSearch {
     let exactPrefix: Int
     /// ...unless the path stays within this many typos in all (a wrong first letter as the only typo); 0 never.
     let wrongPrefixTypos: Int32
+    /// Walk only below a wrong exact prefix (the rest was walked already); needs `wrongPrefixTypos < maxTypos`.
+    let onlyWrongPrefix: Bool
+    /// With an exact prefix of one, the query's first two characters swapped count as an ordinary typo.
+    let firstSwap: Bool
     /// Rows by trie depth (in scalars), each `m + 1` cells.
     var rows: [Int32]
     /// The scalar at each depth of the current path.
@@ -49,8 +53,10 @@ struct TypoSearch {
 
     init(
         index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int,
-        wrongPrefixTypos: Int = 0
+        wrongPrefixTypos: Int = 0, onlyWrongPrefix: Bool = false, firstSwap: Bool = false
     ) {
+        self.onlyWrongPrefix = onlyWrongPrefix
+        self.firstSwap = firstSwap
         self.index = index
         self.wrongPrefixTypos = Int32(min(wrongPrefixTypos, maxTypos))
         self.query = query
@@ -114,10 +120,8 @@ struct TypoSearch {
             b += length
             depth += 1
             if depth >= path.count { return }
-            if depth <= exactPrefix && q[depth - 1] != scalar {
-                if wrongPrefixTypos == 0 { return }
-                limit = wrongPrefixTypos
-            }
+            guard let next = budget(at: depth, scalar: scalar, limit: limit) else { return }
+            limit = next
             path[depth] = scalar
             computeRow(depth: depth, scalar: scalar)
         }
@@ -139,8 +143,12 @@ struct TypoSearch {
         }
         var best = best
         let ending = endingCount(lo, hi, byteDepth)
+        // Below a first character that may start a swap of the query's first two (see `budget`), the full budget
+        // holds only once the swap is complete: a hit here needs the wrong-prefix budget.
+        var hitLimit = limit
+        if depth == 1 && exactPrefix == 1 && limit == maxTypos && path[1] != q[0] { hitLimit = wrongPrefixTypos }
         // Before the exact prefix is complete, deleting the query's first characters is no match.
-        if dm <= limit && depth >= exactPrefix {
+        if dm <= hitLimit && depth >= exactPrefix {
             if wholeWord {
                 if ending > 0 {
                     hits.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
@@ -159,9 +167,42 @@ struct TypoSearch {
         if minRow > limit { return }
         // Every cell of a deeper row is at least depth - m.
         if depth + 1 > m + Int(maxTypos) { return }
-        if minRow == limit && depth >= exactPrefix && spentChoices(base: base, depth: depth, limit: limit) {
+        let spent = minRow == limit && depth >= exactPrefix && spentChoices(base: base, depth: depth, limit: limit)
+        if byteDepth <= 1, let top = index.top {
+            // The top two levels: children from the table (a spent node keeps only its choices, all ASCII).
+            let range: Range<Int>
+            if byteDepth == 0 {
+                range = 0..<top.rootCount
+            } else {
+                let b0 = Int(byte(lo, 0))
+                range = Int(top.starts[b0])..<Int(top.starts[b0 + 1])
+            }
+            let choices = v + depth * choiceWidth
+            for k in range {
+                let child = top.children[k]
+                let c = child.byte
+                if spent {
+                    var x = 0
+                    while x < choiceWidth && choices[x] < UInt32(c) { x += 1 }
+                    if x == choiceWidth || choices[x] != UInt32(c) { continue }
+                }
+                let i = Int(child.lo)
+                let j = Int(child.hi)
+                if c < 0x80 {
+                    step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
+                } else {
+                    let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
+                    let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
+                    partial(
+                        i, j, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1,
+                        best: best, limit: limit)
+                }
+            }
+            return
+        }
+        if spent {
             // The budget is spent: a child stays within it only by matching a query scalar on the diagonal of a
-            // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]`). Find those few children by
+            // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]` after `q[j]`). Find those few children by
             // binary search instead of listing every child (most nodes of a walk are spent ones).
             let choices = v + depth * choiceWidth
             var i = lo + ending
@@ -225,7 +266,8 @@ struct TypoSearch {
                     if q[j] >= 0x80 { return false }
                     add(q[j])
                 }
-                if transpositions && j > 0 {
+                // A transposition continues with q[j - 1] only after q[j] (the swapped pair's first half).
+                if transpositions && j > 0 && j < m && q[j] == path[depth] {
                     if q[j - 1] >= 0x80 { return false }
                     add(q[j - 1])
                 }
@@ -273,14 +315,35 @@ struct TypoSearch {
         _ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, scalar: UInt32, best: Int32, limit: Int32
     ) {
         let d = parent + 1
-        var limit = limit
-        if d <= exactPrefix && q[d - 1] != scalar {
-            if wrongPrefixTypos == 0 { return }
-            limit = wrongPrefixTypos
-        }
+        guard let limit = budget(at: d, scalar: scalar, limit: limit) else { return }
         path[d] = scalar
         computeRow(depth: d, scalar: scalar)
         visit(lo, hi, byteDepth: byteDepth, depth: d, best: best, limit: limit)
+    }
+
+    /// The budget below the node at depth `d` reached by `scalar` (the parent's is `limit`), or nil when that subtree
+    /// is not walked: inside the exact prefix a wrong character leaves `wrongPrefixTypos` (nil when 0), except that
+    /// with `firstSwap` the query's first two characters swapped count as an ordinary typo (one subtree: cheap).
+    /// With `onlyWrongPrefix`, the subtrees walked with the full budget are skipped.
+    @inline(__always)
+    private func budget(at d: Int, scalar: UInt32, limit: Int32) -> Int32? {
+        let swaps = firstSwap && exactPrefix == 1 && transpositions && m >= 2 && q[1] != q[0]
+        if d <= exactPrefix {
+            if q[d - 1] != scalar {
+                // Maybe the first two swapped: decided one level down.
+                if d == 1 && swaps && scalar == q[1] { return limit }
+                if wrongPrefixTypos == 0 { return nil }
+                return min(limit, wrongPrefixTypos)
+            }
+            if onlyWrongPrefix && d == exactPrefix && limit == maxTypos { return nil }
+            return limit
+        }
+        if d == 2 && swaps && path[1] == q[1] && limit == maxTypos {
+            if scalar == q[0] { return onlyWrongPrefix ? nil : limit }
+            if wrongPrefixTypos == 0 { return nil }
+            return min(limit, wrongPrefixTypos)
+        }
+        return limit
     }
 
     /// Row `d` from row `d - 1` (and `d - 2` for transpositions). Only the band `d - k ... d + k` can be within the

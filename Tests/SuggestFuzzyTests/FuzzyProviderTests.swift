@@ -198,7 +198,11 @@ struct FuzzyProviderTests {
         #expect(xython.tier == .oneTypo)
         #expect(Fixture.titles("ypthon").contains("python"))  // swapped first letters
         #expect(Fixture.titles("ython").contains("python"))  // first letter missing
-        #expect(!Fixture.titles("xpthon", provider: Fixture.provider { $0.subsequence = false }).contains("python"))
+        // A wrong first letter and one more typo: not while typing ("xpth")...
+        let noSubsequences = Fixture.provider { $0.subsequence = false }
+        #expect(!Fixture.titles("xpth", provider: noSubsequences).contains("python"))
+        // ... but a whole word from 6 characters, when the list is not full.
+        #expect(Fixture.candidates("xpthon", provider: noSubsequences).candidates.first { $0.title == "python" }?.typos == 2)
         #expect(Fixture.titles("pxthon").contains("python"))
         // Not forgiven, the first character must be right (like Lucene's fuzzy suggester).
         let strict = Fixture.provider { $0.forgiveWrongPrefix = false }
@@ -252,24 +256,35 @@ struct FuzzyProviderTests {
         #expect(ranked.map(\.typos) == ranked.map(\.typos).sorted())
     }
 
-    @Test func wholeWordsTwoTyposAwayFromFiveCharacters() throws {
+    @Test func wholeWordsTwoTyposAwayFromSixCharacters() throws {
         let provider = Fixture.provider { $0.subsequence = false }
-        // "pyhtn": h and t swapped, o missing: a whole word two typos away, below every completion.
-        let python = try #require(Fixture.candidates("pyhtn", provider: provider).candidates.first { $0.title == "python" })
+        // "pyhtnn": h and t swapped, n for o: a whole word two typos away, below every completion.
+        let python = try #require(Fixture.candidates("pyhtnn", provider: provider).candidates.first { $0.title == "python" })
         #expect(python.tier == .twoTypos)
+        #expect(python.typos == 2)
         #expect(python.matchedRanges == [0..<6])
-        let six = Fixture.provider {
+        // Not from 5 ("pyhtn"), nor when configured from 7.
+        #expect(!Fixture.titles("pyhtn", provider: provider).contains("python"))
+        let seven = Fixture.provider {
             $0.subsequence = false
-            $0.minLengthTwoTyposWholeWord = 6
+            $0.minLengthTwoTyposWholeWord = 7
         }
-        #expect(!Fixture.titles("pyhtn", provider: six).contains("python"))
+        #expect(!Fixture.titles("pyhtnn", provider: seven).contains("python"))
+        // Only when the list is not full: "recive" has "relieve" two typos away, but with a limit of one the list
+        // is full of one-typo matches ("receive"), so that walk does not even run.
+        #expect(Fixture.candidates("recive", limit: 10, provider: provider).candidates.contains {
+            $0.title == "relieve" && $0.typos == 2
+        })
+        let one = Fixture.candidates("recive", limit: 1, provider: provider).candidates
+        #expect(!one.contains { $0.typos == 2 })
+        #expect(one.contains { $0.title == "receive" })
         // Completions get the second typo only from minLengthTwoTypos: "seperti" is two typos from "separati".
         #expect(!Fixture.titles("seperti", provider: provider).contains("separation"))
-        let seven = Fixture.provider {
+        let sevenForCompletions = Fixture.provider {
             $0.subsequence = false
             $0.minLengthTwoTypos = 7
         }
-        #expect(Fixture.titles("seperti", provider: seven).contains("separation"))
+        #expect(Fixture.titles("seperti", provider: sevenForCompletions).contains("separation"))
     }
 
     // MARK: Tiers against prefix matches
@@ -489,6 +504,17 @@ struct FuzzyConfigurationTests {
         let provider = try #require(configuration.slots.first?.provider as? FuzzyProvider)
         #expect(provider.options.completionLengthPenalty == 1.5)
         #expect(provider.options.spellingGuard == false)
+    }
+
+    @Test func wholeWordOptionsAreRead() throws {
+        let configuration = try Self.load(
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthTwoTyposWholeWord": 7, "#
+                + #""minLengthThreeTyposWholeWord": 0, "forgiveWrongPrefix": false }"#)
+        let provider = try #require(configuration.slots.first?.provider as? FuzzyProvider)
+        #expect(provider.options.minLengthTwoTyposWholeWord == 7)
+        #expect(provider.options.minLengthThreeTyposWholeWord == 0)
+        #expect(provider.options.forgiveWrongPrefix == false)
+        #expect(!configuration.makeEngine().suggestions(for: "xython").suggestions.contains { $0.title == "python" })
     }
 
     @Test func prefixAndFuzzyProvidersOfOneDictionaryHoldOnePrefixIndex() throws {

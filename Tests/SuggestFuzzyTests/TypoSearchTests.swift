@@ -38,15 +38,22 @@ struct TypoSearchTests {
     /// With `forgiven`, keys whose first `exactPrefix` scalars differ from the query's are kept when within one typo.
     static func expected(
         _ query: [UInt32], budget: Int, wholeWord: Bool, exactPrefix: Int, forgiven: Int = 0,
-        transpositions: Bool = true, in index: FuzzyIndex = index
+        transpositions: Bool = true, swap: Bool = false, in index: FuzzyIndex = index
     ) -> [Int?] {
         (0..<index.count).map { i in
             let key = FuzzyMatcher.scalars(Array(index.key(at: i).utf8))
             let e = min(exactPrefix, query.count)
             var limit = budget
             if key.count < e || Array(key.prefix(e)) != Array(query.prefix(e)) {
-                guard forgiven > 0 && key.count >= e else { return nil }
-                limit = min(budget, forgiven)
+                // With an exact prefix of one, the first two characters swapped are an ordinary typo.
+                if swap && e == 1 && transpositions && query.count >= 2 && query[0] != query[1] && key.count >= 2
+                    && key[0] == query[1] && key[1] == query[0]
+                {
+                    limit = budget
+                } else {
+                    guard forgiven > 0 && key.count >= e else { return nil }
+                    limit = min(budget, forgiven)
+                }
             }
             let d: Int
             if wholeWord {
@@ -60,11 +67,11 @@ struct TypoSearchTests {
 
     static func actual(
         _ query: [UInt32], budget: Int, wholeWord: Bool, exactPrefix: Int, forgiven: Int = 0,
-        transpositions: Bool = true, in index: FuzzyIndex = index
+        transpositions: Bool = true, swap: Bool = false, in index: FuzzyIndex = index
     ) -> [Int?] {
         var search = TypoSearch(
             index: index, query: query, maxTypos: budget, transpositions: transpositions, wholeWord: wholeWord,
-            exactPrefix: exactPrefix, wrongPrefixTypos: forgiven
+            exactPrefix: exactPrefix, wrongPrefixTypos: forgiven, firstSwap: swap
         )
         search.run()
         var result = [Int?](repeating: nil, count: index.count)
@@ -99,13 +106,15 @@ struct TypoSearchTests {
         for budget in 0...2 {
             for wholeWord in [false, true] {
                 for transpositions in [true, false] {
-                    let want = Self.expected(
-                        query, budget: budget, wholeWord: wholeWord, exactPrefix: 1, forgiven: 1,
-                        transpositions: transpositions)
-                    let got = Self.actual(
-                        query, budget: budget, wholeWord: wholeWord, exactPrefix: 1, forgiven: 1,
-                        transpositions: transpositions)
-                    #expect(got == want, "\(text) budget \(budget) wholeWord \(wholeWord) swaps \(transpositions)")
+                    for (forgiven, swap) in [(1, true), (1, false), (0, true)] {
+                        let want = Self.expected(
+                            query, budget: budget, wholeWord: wholeWord, exactPrefix: 1, forgiven: forgiven,
+                            transpositions: transpositions, swap: swap)
+                        let got = Self.actual(
+                            query, budget: budget, wholeWord: wholeWord, exactPrefix: 1, forgiven: forgiven,
+                            transpositions: transpositions, swap: swap)
+                        #expect(got == want, "\(text) \(budget) \(wholeWord) \(transpositions) \(forgiven) \(swap)")
+                    }
                 }
             }
         }
@@ -123,15 +132,15 @@ struct TypoSearchTests {
         for _ in 0..<10 {
             let query = FuzzyMatcher.scalars(Array(word(2 + Int(generator.next() % 5)).utf8))
             for budget in 1...2 {
-                for (exactPrefix, forgiven) in [(0, 0), (1, 0), (1, 1)] {
+                for (exactPrefix, forgiven, swap) in [(0, 0, false), (1, 0, false), (1, 1, true), (1, 0, true)] {
                     for wholeWord in [false, true] {
                         for transpositions in [true, false] {
                             let want = Self.expected(
                                 query, budget: budget, wholeWord: wholeWord, exactPrefix: exactPrefix,
-                                forgiven: forgiven, transpositions: transpositions, in: index)
+                                forgiven: forgiven, transpositions: transpositions, swap: swap, in: index)
                             let got = Self.actual(
                                 query, budget: budget, wholeWord: wholeWord, exactPrefix: exactPrefix,
-                                forgiven: forgiven, transpositions: transpositions, in: index)
+                                forgiven: forgiven, transpositions: transpositions, swap: swap, in: index)
                             #expect(got == want, "\(query) \(budget) \(exactPrefix) \(forgiven) \(wholeWord)")
                         }
                     }
