@@ -1,11 +1,11 @@
-/// How forgiving the fuzzy provider is. The defaults follow Typesense (`min_len_1typo` 4, `min_len_2typo` 7;
-/// ours 8: 7 measured +0.5 points of recall but a typing p99 at the 2 ms budget) and Elasticsearch's
-/// `fuzziness: AUTO` (no typo under 3 characters, 1 from 3, 2 from 6), a little stricter for short words because a
-/// suggestion list shows completions, not only whole words.
+/// How forgiving the fuzzy provider is. The defaults follow Typesense (`min_len_1typo` 4, `min_len_2typo` 7; ours 8
+/// for completions) and Elasticsearch's `fuzziness: AUTO` (no typo under 3 characters, 1 from 3, 2 from 6; ours 2 from
+/// 6 for whole words), a little stricter for short words because a suggestion list shows completions, not only whole
+/// words.
 public struct FuzzyOptions: Hashable, Sendable {
     /// Typed characters (Unicode scalars of the folded text, separators included) from which one typo is allowed.
     public var minLengthOneTypo: Int = 4
-    /// Typed characters from which two typos are allowed.
+    /// Typed characters from which two typos are allowed (completions of a corrected prefix and whole words).
     public var minLengthTwoTypos: Int = 8
     /// Typed characters from which a whole word two typos away is offered ("abcense" → "absence"; tier `.twoTypos`,
     /// after everything else): a key within two typos of the *whole* query, not a completion of a corrected prefix.
@@ -20,7 +20,8 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// Count swapping two neighbouring characters as one typo (Damerau; Elasticsearch's `transpositions`).
     public var transpositions: Bool = true
     /// Leading characters that must be typed right (Elasticsearch's `prefix_length`; Lucene's fuzzy suggester keeps
-    /// the first character too). Default 1: a first-letter typo is rare and walking it costs the most.
+    /// the first character too). Default 1: a first-letter typo is rare and walking it costs the most; whole words
+    /// get it back through ``forgiveWrongPrefix``.
     public var exactPrefixLength: Int = 1
     /// Forgive a typo inside the exact prefix when it is the only typo ("abvious" → "obvious"), or, for whole words
     /// offered when the list is not full, the only other one; with an exact prefix of one, the first two
