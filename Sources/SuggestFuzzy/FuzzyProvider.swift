@@ -93,12 +93,12 @@ public struct FuzzyProvider: ConfigurableProvider {
         if let (key, message) = Self.problem(in: configuration.options) { throw context.error(at: key, message) }
         let source = configuration.dictionary
         let dictionary = try context.dictionary(source)
-        // The same artifact as the prefix provider's (SuggestPrefix's PrefixProvider, without a saved index file),
-        // so prefix + fuzzy on one dictionary hold one prefix index; the fuzzy extras are shared between fuzzy
+        // The same artifact as the prefix provider's (SuggestPrefix's PrefixProvider, with or without a saved index
+        // file), so prefix + fuzzy on one dictionary hold one prefix index; the fuzzy extras are shared between fuzzy
         // providers.
         let path = context.resolve(source.path)
-        let prefixIndex = context.cache.artifact("prefix-index:\(path):\(source.lenient)") {
-            PrefixIndex(dictionary: dictionary)
+        let prefixIndex = context.cache.artifact(PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)) {
+            PrefixIndex.fingerprinted(dictionary: dictionary, path: path, lenient: source.lenient)
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
         try self.init(id: context.id, index: index, options: configuration.options)

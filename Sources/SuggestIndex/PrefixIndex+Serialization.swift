@@ -1,5 +1,5 @@
 import Foundation
-import SuggestCore
+public import SuggestCore
 
 #if canImport(Glibc)
     import Glibc
@@ -292,5 +292,23 @@ enum MappedFile {
             }
             _ = madvise(pointer, Int(alignedEnd - alignedStart), MADV_HUGEPAGE)
         #endif
+    }
+}
+
+extension PrefixIndex {
+    /// The configuration cache's key for the prefix index of the dictionary file at `path`. The prefix provider (with
+    /// or without a saved `index` file) and the fuzzy provider obtain the index under this key, so a configuration
+    /// that names one dictionary in both holds one prefix index, whichever provider comes first.
+    public static func cacheKey(dictionaryPath path: String, lenient: Bool) -> String {
+        "prefix-index:\(path):\(lenient)"
+    }
+
+    /// Builds the index of `dictionary`, loaded from the file at `path`, with that file's fingerprint (so that it can
+    /// be saved and later recognised by a prefix provider's `index` file). Without a readable file, no fingerprint.
+    public static func fingerprinted(dictionary: WeightedDictionary, path: String, lenient: Bool) -> PrefixIndex {
+        let fingerprint = FileManager.default.contents(atPath: path).map { data in
+            data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: lenient) }
+        }
+        return PrefixIndex(dictionary: dictionary, sourceFingerprint: fingerprint)
     }
 }

@@ -62,14 +62,25 @@ public final class PrefixProvider: ConfigurableProvider {
         let source = configuration.dictionary
         let path = context.resolve(source.path)
         let built: PrefixIndex
+        // One key with or without a saved index file (a loaded index matches the dictionary's bytes), shared with
+        // the fuzzy provider on the same dictionary.
+        let key = PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)
         if let indexFile = configuration.index {
             let indexPath = context.resolve(indexFile)
-            built = try context.cache.artifact("prefix-index:\(path):\(source.lenient):\(indexPath)") {
+            built = try context.cache.artifact(key) {
                 try Self.loadOrBuild(source: source, path: path, indexPath: indexPath, context: context)
             }
+            // Built by another provider first (the fuzzy provider): save it when there is no file yet.
+            if !FileManager.default.fileExists(atPath: indexPath) && built.sourceFingerprint != nil {
+                do {
+                    try built.write(toFile: indexPath)
+                } catch {
+                    throw context.error(at: "index", error.description)
+                }
+            }
         } else {
-            built = try context.cache.artifact("prefix-index:\(path):\(source.lenient)") {
-                PrefixIndex(dictionary: try context.dictionary(source))
+            built = try context.cache.artifact(key) {
+                PrefixIndex.fingerprinted(dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
             }
         }
         self.init(id: context.id, index: built, infix: configuration.infix)

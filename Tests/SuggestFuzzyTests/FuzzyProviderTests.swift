@@ -543,6 +543,36 @@ struct FuzzyConfigurationTests {
         }
     }
 
+    @Test func aSavedPrefixIndexFileIsSharedToo() throws {
+        var registry = ProviderRegistry()
+        registry.register(PrefixProvider.self)
+        registry.register(FuzzyProvider.self)
+        let folder = (Fixture.path as NSString).deletingLastPathComponent
+        for order in [["prefix", "fuzzy"], ["fuzzy", "prefix"]] {
+            let indexPath = NSTemporaryDirectory() + "suggest-shared-\(UUID().uuidString).index"
+            defer { try? FileManager.default.removeItem(atPath: indexPath) }
+            let providers = order.map { type in
+                type == "prefix"
+                    ? #"{ "type": "prefix", "dictionary": "words.tsv", "index": "\#(indexPath)" }"#
+                    : #"{ "type": "fuzzy", "dictionary": "words.tsv" }"#
+            }
+            let json = #"{ "version": 1, "providers": [ \#(providers.joined(separator: ", ")) ] }"#
+            for round in 0..<2 {  // the first builds and saves the index file, the second loads it
+                let configuration = try EngineConfiguration(
+                    json: json, baseDirectory: folder, registry: registry, cache: DictionaryCache())
+                let prefix = try #require(configuration.slots.lazy.compactMap { $0.provider as? PrefixProvider }.first)
+                let fuzzy = try #require(configuration.slots.lazy.compactMap { $0.provider as? FuzzyProvider }.first)
+                prefix.index.base.sortedKey(at: 0).withUnsafeBufferPointer { x in
+                    fuzzy.index.prefixIndex.sortedKey(at: 0).withUnsafeBufferPointer { y in
+                        #expect(x.baseAddress == y.baseAddress, "\(order) round \(round)")
+                    }
+                }
+                #expect(FileManager.default.fileExists(atPath: indexPath), "\(order) round \(round)")
+                #expect(configuration.makeEngine().suggestions(for: "pyhton").suggestions.first?.title == "python")
+            }
+        }
+    }
+
     @Test func providersOfOneConfigurationShareTheIndex() throws {
         let cache = DictionaryCache()
         var registry = ProviderRegistry()
