@@ -256,8 +256,8 @@ struct FuzzyMatcher {
     ) -> (hits: [TypoHit], endings: [TypoHit]) {
         var search = TypoSearch(
             index: index, query: scalars, maxTypos: budget, transpositions: options.transpositions, wholeWord: false,
-            exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos, onlyWrongPrefix: onlyWrongPrefix,
-            firstSwap: firstSwap)
+            exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos,
+            onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap)
         if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count + 1 == scalars.count,
             scalars.starts(with: oldScalars)
         {

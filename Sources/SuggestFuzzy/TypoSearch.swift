@@ -179,31 +179,22 @@ struct TypoSearch {
             }
             let choices = v + depth * choiceWidth
             for k in range {
-                let child = top.children[k]
-                let c = child.byte
+                let entry = top.children[k]
+                let c = entry.byte
                 if spent {
                     var x = 0
                     while x < choiceWidth && choices[x] < UInt32(c) { x += 1 }
                     if x == choiceWidth || choices[x] != UInt32(c) { continue }
                 }
-                let i = Int(child.lo)
-                let j = Int(child.hi)
-                if c < 0x80 {
-                    step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
-                } else {
-                    let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
-                    let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
-                    partial(
-                        i, j, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1,
-                        best: best, limit: limit)
-                }
+                child(
+                    Int(entry.lo), Int(entry.hi), byte: c, byteDepth: byteDepth, depth: depth, best: best, limit: limit)
             }
             return
         }
         if spent {
             // The budget is spent: a child stays within it only by matching a query scalar on the diagonal of a
-            // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]` after `q[j]`). Find those few children by
-            // binary search instead of listing every child (most nodes of a walk are spent ones).
+            // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]` after `q[j]`). Find those few
+            // children by binary search instead of listing every child (most nodes of a walk are spent ones).
             let choices = v + depth * choiceWidth
             var i = lo + ending
             var c = 0
@@ -225,16 +216,24 @@ struct TypoSearch {
         while i < hi {
             let c = byte(i, byteDepth)
             let j = childEnd(i, hi, byteDepth)
-            if c < 0x80 {
-                step(i, j, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
-            } else {
-                let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
-                let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
-                partial(
-                    i, j, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1, best: best,
-                    limit: limit)
-            }
+            child(i, j, byte: c, byteDepth: byteDepth, depth: depth, best: best, limit: limit)
             i = j
+        }
+    }
+
+    /// Enters the child `lo..<hi` whose byte at `byteDepth` is `c`: a whole ASCII scalar, or the lead byte of one.
+    @inline(__always)
+    private mutating func child(
+        _ lo: Int, _ hi: Int, byte c: UInt8, byteDepth: Int, depth: Int, best: Int32, limit: Int32
+    ) {
+        if c < 0x80 {
+            step(lo, hi, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
+        } else {
+            let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
+            let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
+            partial(
+                lo, hi, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1, best: best,
+                limit: limit)
         }
     }
 

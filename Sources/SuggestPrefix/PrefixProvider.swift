@@ -80,7 +80,8 @@ public final class PrefixProvider: ConfigurableProvider {
             }
         } else {
             built = try context.cache.artifact(key) {
-                PrefixIndex.fingerprinted(dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
+                PrefixIndex.fingerprinted(
+                    dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
             }
         }
         self.init(id: context.id, index: built, infix: configuration.infix)

@@ -7,6 +7,9 @@ import Glibc
 // with one output line: `query<TAB>micros<TAB>suggestion 1<TAB>suggestion 2...` (the engine's ranked titles, at
 // most --limit, default 5). Cold by default: every query is a new typing session. With --typing, each query is
 // typed one character at a time in one session and `micros` lists every keystroke's time, comma-separated.
+// Options for experiments (FuzzyOptions): --no-subsequence, --no-spelling-guard, --strict-prefix (forgiveWrongPrefix
+// off), --exact-prefix N, --whole-word-boost X, --phrase-penalty X, --length-penalty X, --two-typos-from N,
+// --two-typos-whole-from N, --three-typos-whole-from N; --tiers appends each title's tier ("title|1-typo").
 import SuggestCore
 import SuggestFuzzy
 import SuggestIndex
@@ -15,63 +18,33 @@ import SuggestIndex
 struct FuzzyEval {
     static func main() throws {
         var arguments = Array(CommandLine.arguments.dropFirst())
-        var typing = false
-        var limit = 5
-        if let i = arguments.firstIndex(of: "--typing") {
-            typing = true
+        // Removes a flag from the arguments; whether it was there.
+        func flag(_ name: String) -> Bool {
+            guard let i = arguments.firstIndex(of: name) else { return false }
             arguments.remove(at: i)
+            return true
         }
+        // Removes an option and its value from the arguments; the value.
+        func value(_ name: String) -> String? {
+            guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+            defer { arguments.removeSubrange(i...(i + 1)) }
+            return arguments[i + 1]
+        }
+        let typing = flag("--typing")
+        // Each title followed by its tier ("title|1-typo"): for the analysis of misses.
+        let tiers = flag("--tiers")
         var fuzzyOptions = FuzzyOptions()
-        if let i = arguments.firstIndex(of: "--no-subsequence") {
-            fuzzyOptions.subsequence = false
-            arguments.remove(at: i)
-        }
-        if let i = arguments.firstIndex(of: "--no-spelling-guard") {
-            fuzzyOptions.spellingGuard = false
-            arguments.remove(at: i)
-        }
-        if let i = arguments.firstIndex(of: "--exact-prefix"), i + 1 < arguments.count {
-            fuzzyOptions.exactPrefixLength = Int(arguments[i + 1]) ?? 0
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--whole-word-boost"), i + 1 < arguments.count {
-            fuzzyOptions.wholeWordBoost = Double(arguments[i + 1]) ?? 8
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--phrase-penalty"), i + 1 < arguments.count {
-            fuzzyOptions.phrasePenalty = Double(arguments[i + 1]) ?? 10
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--length-penalty"), i + 1 < arguments.count {
-            fuzzyOptions.completionLengthPenalty = Double(arguments[i + 1]) ?? 2
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--two-typos-from"), i + 1 < arguments.count {
-            fuzzyOptions.minLengthTwoTypos = Int(arguments[i + 1]) ?? 8
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--two-typos-whole-from"), i + 1 < arguments.count {
-            fuzzyOptions.minLengthTwoTyposWholeWord = Int(arguments[i + 1]) ?? 5
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--three-typos-whole-from"), i + 1 < arguments.count {
-            fuzzyOptions.minLengthThreeTyposWholeWord = Int(arguments[i + 1]) ?? 8
-            arguments.removeSubrange(i...(i + 1))
-        }
-        if let i = arguments.firstIndex(of: "--strict-prefix") {
-            fuzzyOptions.forgiveWrongPrefix = false
-            arguments.remove(at: i)
-        }
-        // Each title followed by its tier ("title|1 typo"): for the analysis of misses.
-        var tiers = false
-        if let i = arguments.firstIndex(of: "--tiers") {
-            tiers = true
-            arguments.remove(at: i)
-        }
-        if let i = arguments.firstIndex(of: "--limit"), i + 1 < arguments.count {
-            limit = Int(arguments[i + 1]) ?? 5
-            arguments.removeSubrange(i...(i + 1))
-        }
+        if flag("--no-subsequence") { fuzzyOptions.subsequence = false }
+        if flag("--no-spelling-guard") { fuzzyOptions.spellingGuard = false }
+        if flag("--strict-prefix") { fuzzyOptions.forgiveWrongPrefix = false }
+        if let v = value("--exact-prefix").flatMap(Int.init) { fuzzyOptions.exactPrefixLength = v }
+        if let v = value("--whole-word-boost").flatMap(Double.init) { fuzzyOptions.wholeWordBoost = v }
+        if let v = value("--phrase-penalty").flatMap(Double.init) { fuzzyOptions.phrasePenalty = v }
+        if let v = value("--length-penalty").flatMap(Double.init) { fuzzyOptions.completionLengthPenalty = v }
+        if let v = value("--two-typos-from").flatMap(Int.init) { fuzzyOptions.minLengthTwoTypos = v }
+        if let v = value("--two-typos-whole-from").flatMap(Int.init) { fuzzyOptions.minLengthTwoTyposWholeWord = v }
+        if let v = value("--three-typos-whole-from").flatMap(Int.init) { fuzzyOptions.minLengthThreeTyposWholeWord = v }
+        let limit = value("--limit").flatMap(Int.init) ?? 5
         guard arguments.count == 2 else {
             print("usage: FuzzyEval DICTIONARY.tsv QUERIES.txt [--typing] [--limit N]")
             return
