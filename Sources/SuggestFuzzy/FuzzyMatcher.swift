@@ -173,7 +173,10 @@ struct FuzzyMatcher {
         // words only, so the walk below the other first letters stays narrow. Ranked in the one-typo tier like the
         // other corrected whole words.
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
-        if forgive && typos >= 1 && queryWords == 1 && !prefixFills {
+        // From one character more than the first typo needs: at 4 letters a wrong first letter mostly finds false
+        // friends ("from" → "rom", "prom").
+        let longEnough = scalars.count > options.minLengthOneTypo
+        if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills {
             let walk = lastResortWalk(
                 scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
                 previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })

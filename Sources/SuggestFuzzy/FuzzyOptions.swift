@@ -23,10 +23,11 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// the first character too). Default 1: a first-letter typo is rare and walking it costs the most; whole words
     /// get it back through ``forgiveWrongPrefix``.
     public var exactPrefixLength: Int = 1
-    /// Forgive a typo inside the exact prefix when it is the only typo ("abvious" → "obvious"), or, for whole words
-    /// offered when the list is not full, the only other one; with an exact prefix of one, the first two
-    /// characters swapped ("ahppen" → "happen") are an ordinary typo. Such paths are walked with a small budget,
-    /// which costs little. Off, the prefix must be typed right.
+    /// Forgive a typo inside the exact prefix in whole words of more than ``minLengthOneTypo`` characters when it is
+    /// the only typo ("abvious" → "obvious"), or, for whole words offered when the list is not full, the only other
+    /// one; with an exact prefix of one, the first two characters swapped ("ahppen" → "happen") are an ordinary
+    /// typo, also in completions. Such paths are walked with a small budget, which costs little. Off, the prefix
+    /// must be typed right.
     public var forgiveWrongPrefix: Bool = true
     /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone. With a prefix
     /// provider on the same dictionary they merge into one suggestion each.

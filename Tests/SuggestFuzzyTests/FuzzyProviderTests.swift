@@ -198,10 +198,13 @@ struct FuzzyProviderTests {
         #expect(xython.tier == .oneTypo)
         #expect(Fixture.titles("ypthon").contains("python"))  // swapped first letters
         #expect(Fixture.titles("ython").contains("python"))  // first letter missing
-        // A wrong first letter and one more typo: not while typing ("xpth")...
+        // A wrong first letter alone: in whole words from 5 characters ("rather" → gather), not at 4 ("bath" → path).
         let noSubsequences = Fixture.provider { $0.subsequence = false }
+        #expect(Fixture.titles("rather", provider: noSubsequences).contains("gather"))
+        #expect(!Fixture.titles("bath", provider: noSubsequences).contains("path"))
+        // A wrong first letter and one more typo: not while typing ("xpth")...
         #expect(!Fixture.titles("xpth", provider: noSubsequences).contains("python"))
-        // ... but a whole word from 6 characters, when the list is not full.
+        // ... but in a whole word from 6 characters, when the list is not full.
         #expect(Fixture.candidates("xpthon", provider: noSubsequences).candidates.first { $0.title == "python" }?.typos == 2)
         #expect(Fixture.titles("pxthon").contains("python"))
         // Not forgiven, the first character must be right (like Lucene's fuzzy suggester).
