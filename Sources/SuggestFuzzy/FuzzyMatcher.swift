@@ -177,12 +177,12 @@ struct FuzzyMatcher {
         // friends ("from" → "rom", "prom").
         let longEnough = scalars.count > options.minLengthOneTypo
         if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills {
-            let walk = lastResortWalk(
+            let walk = wholeWordWalk(
                 scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
                 previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
             state?.wrongFirstScalars = scalars
             state?.wrongFirstHits = walk.hits
-            appendLastResort(
+            appendWholeWords(
                 walk.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
                 boost: options.wholeWordBoost, allowed)
         }
@@ -233,27 +233,27 @@ struct FuzzyMatcher {
         pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ allowed: (Int) -> Bool
     ) {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
-        let narrowing = previous.flatMap { $0.lastResortBudget == budget ? $0 : nil }
-        let three = lastResortWalk(
+        let narrowing = previous.flatMap { $0.wholeWordBudget == budget ? $0 : nil }
+        let three = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
-            previous: narrowing.flatMap { ($0.lastResortScalars, $0.lastResortHits) })
-        state?.lastResortBudget = budget
-        state?.lastResortScalars = scalars
-        state?.lastResortHits = three.hits
+            previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wholeWordHits) })
+        state?.wholeWordBudget = budget
+        state?.wholeWordScalars = scalars
+        state?.wholeWordHits = three.hits
         let before = candidates.count
-        appendLastResort(three.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+        appendWholeWords(three.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit, allowed)
         guard forgive, candidates.count - before < limit else { return }
-        let wrong = lastResortWalk(
+        let wrong = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 2, onlyWrongPrefix: true, firstSwap: true,
-            previous: narrowing.flatMap { ($0.lastResortScalars, $0.wrongPrefixHits) })
+            previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wrongPrefixHits) })
         state?.wrongPrefixHits = wrong.hits
-        appendLastResort(wrong.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+        appendWholeWords(wrong.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit - (candidates.count - before), allowed)
     }
 
     /// A prefix-mode walk, below the previous keystroke's hits when it extends that query.
-    mutating func lastResortWalk(
+    mutating func wholeWordWalk(
         _ scalars: [UInt32], budget: Int, wrongPrefixTypos: Int, onlyWrongPrefix: Bool, firstSwap: Bool,
         previous: ([UInt32], [TypoHit]?)?
     ) -> (hits: [TypoHit], endings: [TypoHit]) {
@@ -276,7 +276,7 @@ struct FuzzyMatcher {
     /// Appends the best `limit` of the whole words in `endings` not offered yet (`pieces`), fewest typos first,
     /// then by popularity, a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
     /// `phrasePenalty` times less popular.
-    mutating func appendLastResort(
+    mutating func appendWholeWords(
         _ endings: [TypoHit], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
         boost: Double = 1, _ allowed: (Int) -> Bool
     ) {

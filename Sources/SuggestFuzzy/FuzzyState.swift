@@ -13,9 +13,9 @@ struct FuzzyState: Sendable {
     var typos = -1
     var hits: [TypoHit]? = nil
     /// The whole-word walks (prefix mode) when they ran, and their budget: narrowed the same way.
-    var lastResortBudget = -1
-    var lastResortScalars: [UInt32] = []
-    var lastResortHits: [TypoHit]? = nil
+    var wholeWordBudget = -1
+    var wholeWordScalars: [UInt32] = []
+    var wholeWordHits: [TypoHit]? = nil
     var wrongPrefixHits: [TypoHit]? = nil
     /// The walk for whole words with a wrong first letter (one typo), narrowed the same way.
     var wrongFirstScalars: [UInt32] = []
