@@ -234,22 +234,23 @@ struct FuzzyMatcher {
     ) {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
         let narrowing = previous.flatMap { $0.wholeWordBudget == budget ? $0 : nil }
-        let three = wholeWordWalk(
+        let rightFirst = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wholeWordHits) })
         state?.wholeWordBudget = budget
         state?.wholeWordScalars = scalars
-        state?.wholeWordHits = three.hits
+        state?.wholeWordHits = rightFirst.hits
         let before = candidates.count
-        appendWholeWords(three.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+        appendWholeWords(rightFirst.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit, allowed)
         guard forgive, candidates.count - before < limit else { return }
         let wrong = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 2, onlyWrongPrefix: true, firstSwap: true,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wrongPrefixHits) })
         state?.wrongPrefixHits = wrong.hits
+        // A wrong first letter as the only typo was offered in step 2b already.
         appendWholeWords(wrong.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
-                         limit: limit - (candidates.count - before), allowed)
+                         limit: limit - (candidates.count - before), minTypos: 2, allowed)
     }
 
     /// A prefix-mode walk, below the previous keystroke's hits when it extends that query.
@@ -278,13 +279,13 @@ struct FuzzyMatcher {
     /// `phrasePenalty` times less popular.
     mutating func appendWholeWords(
         _ endings: [TypoHit], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
-        boost: Double = 1, _ allowed: (Int) -> Bool
+        minTypos: Int32 = 1, boost: Double = 1, _ allowed: (Int) -> Bool
     ) {
         guard limit > 0 else { return }
         var ranges: [Range<Int>] = []
         var depths: [Int] = []
         var counts: [Int] = []
-        for hit in endings.sorted(by: { $0.lo < $1.lo }) where hit.typos >= 1 {
+        for hit in endings.sorted(by: { $0.lo < $1.lo }) where hit.typos >= minTypos {
             ranges.append(Int(hit.lo)..<Int(hit.hi))
             depths.append(Int(hit.depth))
             counts.append(Int(hit.typos))
