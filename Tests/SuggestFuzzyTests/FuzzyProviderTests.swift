@@ -576,6 +576,26 @@ struct FuzzyConfigurationTests {
         }
     }
 
+    @Test func anIndexFileThatCannotBeWrittenNamesThePlaceInEitherOrder() {
+        var registry = ProviderRegistry()
+        registry.register(PrefixProvider.self)
+        registry.register(FuzzyProvider.self)
+        let folder = (Fixture.path as NSString).deletingLastPathComponent
+        let prefix = #"{ "type": "prefix", "dictionary": "words.tsv", "index": "/nonexistent-folder/words.index" }"#
+        let fuzzy = #"{ "type": "fuzzy", "dictionary": "words.tsv" }"#
+        for (providers, place) in [([fuzzy, prefix], "providers[1].index"), ([prefix, fuzzy], "providers[0].index")] {
+            do {
+                _ = try EngineConfiguration(
+                    json: #"{ "version": 1, "providers": [ \#(providers.joined(separator: ", ")) ] }"#,
+                    baseDirectory: folder, registry: registry, cache: DictionaryCache())
+                Issue.record("expected an error at \(place)")
+            } catch {
+                #expect(error.description.contains(place), "\(error.description)")
+                #expect(error.description.contains("/nonexistent-folder/words.index"), "\(error.description)")
+            }
+        }
+    }
+
     @Test func providersOfOneConfigurationShareTheIndex() throws {
         let cache = DictionaryCache()
         var registry = ProviderRegistry()
