@@ -30,9 +30,14 @@ struct FuzzyMatcher {
         let scopeIndex: UInt16? = scope.map { name in
             index.dictionary.scopeNames.firstIndex(of: name).map { UInt16($0 + 1) } ?? UInt16.max
         }
-        let allowed: (Int) -> Bool = { position in
+        let inScope: (Int) -> Bool = { position in
             guard let scopeIndex else { return true }
             return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
+        }
+        // One candidate per canonical key: "a", "à" and "A" are offered once, as the most popular of them.
+        let prefixIndex = index.prefixIndex
+        let allowed: (Int) -> Bool = { position in
+            inScope(position) && !prefixIndex.isShadowed(sortedPosition: position, visible: inScope)
         }
 
         // 1. Typo walk (or a plain prefix range for very long queries).
@@ -44,7 +49,8 @@ struct FuzzyMatcher {
         // (tiers rank first): skip the typo walk and the subsequence scan. Not with a scope (the prefix range
         // may hold other scopes) nor with prefix matches off.
         let prefix = index.prefixRange(trimmed)
-        let prefixFills = options.prefixMatches && scope == nil && !wholeWord && prefix.count >= limit
+        let prefixFills = options.prefixMatches && scope == nil && !wholeWord
+            && prefixIndex.hasDistinctKeys(limit, in: prefix)
         if prefixFills || scalars.count > options.maxTypoQueryLength {
             typos = 0
             let range = prefix

@@ -118,10 +118,32 @@ public final class LivePrefixIndex: Sendable {
     ) -> [Match] {
         guard !query.isEmpty, limit > 0 else { return [] }
         let (base, hidden, added) = state.withLock { ($0.base, $0.hidden, $0.added) }
+        // Overlay entries first: the base search then fetches as many more, so that after dropping the base
+        // entries an added one shares its key with ("Café" added beside "cafe") the list is still full.
+        var extra: [(match: Match, key: [UInt8])] = []
+        if !added.isEmpty {
+            var q: [UInt8] = []
+            IndexKey.query(query, into: &q)
+            let whole = q + [0x20]
+            let scopeName = query.query.scope?.name
+            for entry in added.values {
+                // As in the base: a selected scope keeps its own entries and the unscoped ones.
+                if let scopeName, let scope = entry.scope, scope != scopeName { continue }
+                guard
+                    let (tier, offset) = Self.tier(
+                        of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
+                else { continue }
+                extra.append(
+                    (Match(
+                        text: entry.text, weight: entry.weight, scope: entry.scope, tier: tier, entry: nil,
+                        keyOffset: offset), entry.key))
+            }
+        }
+        let fetch = limit + extra.count
         if hidden.isEmpty {
-            base.search(query, limit: limit, infix: infix, into: &buffer)
+            base.search(query, limit: fetch, infix: infix, into: &buffer)
         } else {
-            base.search(query, limit: limit, infix: infix, into: &buffer) { !hidden.contains($0) }
+            base.search(query, limit: fetch, infix: infix, into: &buffer) { !hidden.contains($0) }
         }
         let dictionary = base.dictionary
         var matches = buffer.hits.map { hit in
@@ -134,35 +156,26 @@ public final class LivePrefixIndex: Sendable {
                 keyOffset: Int(hit.keyOffset)
             )
         }
-        guard !added.isEmpty else { return matches }
-        var q: [UInt8] = []
-        IndexKey.query(query, into: &q)
-        let whole = q + [0x20]
-        let scopeName = query.query.scope?.name
-        var extra = false
-        for entry in added.values {
-            // As in the base: a selected scope keeps its own entries and the unscoped ones.
-            if let scopeName, let scope = entry.scope, scope != scopeName { continue }
-            guard
-                let (tier, offset) = Self.tier(
-                    of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
-            else { continue }
-            matches.append(
-                Match(
-                    text: entry.text, weight: entry.weight, scope: entry.scope, tier: tier, entry: nil,
-                    keyOffset: offset))
-            extra = true
+        guard !extra.isEmpty else {
+            if matches.count > limit { matches.removeLast(matches.count - limit) }
+            return matches
         }
-        guard extra else { return matches }
-        matches.sort { a, b in
-            if a.tier != b.tier { return a.tier < b.tier }
-            if a.weight != b.weight { return a.weight > b.weight }
-            let la = a.text.utf8.count
-            let lb = b.text.utf8.count
+        var keyed = matches.map { (match: $0, key: IndexKey.key($0.text)) }
+        keyed.append(contentsOf: extra)
+        keyed.sort { a, b in
+            if a.match.tier != b.match.tier { return a.match.tier < b.match.tier }
+            if a.match.weight != b.match.weight { return a.match.weight > b.match.weight }
+            let la = a.match.text.utf8.count
+            let lb = b.match.text.utf8.count
             if la != lb { return la < lb }
-            return a.text < b.text
+            return a.match.text < b.match.text
         }
-        if matches.count > limit { matches.removeLast(matches.count - limit) }
+        // One match per canonical key, the best one (as the base search does).
+        var seen = Set<[UInt8]>()
+        matches.removeAll(keepingCapacity: true)
+        for item in keyed where matches.count < limit && seen.insert(item.key).inserted {
+            matches.append(item.match)
+        }
         return matches
     }
 

@@ -162,6 +162,7 @@ extension PrefixIndex {
         var lookup: [String: UInt16] = [:]
         for (i, name) in dictionary.scopeNames.enumerated() { lookup[name] = UInt16(i + 1) }
         self.scopeLookup = lookup
+        self.twins = Self.twinBits(keyBytes: keyBytes, keyOffsets: keyOffsets)
     }
 
     struct SortItem {

@@ -9,6 +9,8 @@ extension PrefixIndex {
         public var tier: MatchTier
         /// Where the match starts in the entry's canonical key (0 unless `.wordPrefix`).
         public var keyOffset: UInt16
+        /// The entry's sorted position (for the search's own bookkeeping).
+        var sortedPosition: UInt32 = .max
 
         public init(entry: UInt32, tier: MatchTier, keyOffset: UInt16 = 0) {
             self.entry = entry
@@ -135,16 +137,25 @@ extension PrefixIndex {
         let prefixKeys = PrefixRuns(index: self)
         let lo = lowerBound(prefixKeys, q, length, from: 0, to: count) { $0 != -1 }
         let exactEnd = lowerBound(prefixKeys, q, length, from: lo, to: count) { $0 > 0 }
-        let exactDone = topK(prefixRanks, (lo, exactEnd), nil, need: limit, heap: &heap) { position in
+        // One hit per canonical key: an entry whose key a more popular visible entry shares is skipped.
+        @inline(__always) func visible(_ position: Int) -> Bool {
             let entry = order[position]
-            guard inScope(Int(entry)), accept(entry) else { return false }
-            hits.append(Hit(entry: entry, tier: .exact))
+            return inScope(Int(entry)) && accept(entry)
+        }
+        @inline(__always) func offered(_ position: Int) -> Bool {
+            visible(position) && !isShadowed(sortedPosition: position, visible: visible)
+        }
+        let exactDone = topK(prefixRanks, (lo, exactEnd), nil, need: limit, heap: &heap) { position in
+            guard offered(position) else { return false }
+            var hit = Hit(entry: order[position], tier: .exact)
+            hit.sortedPosition = UInt32(position)
+            hits.append(hit)
             return true
         }
         if !exactDone {
             scan(
-                prefixRanks, (lo, exactEnd), nil, need: limit, tier: .exact, scope: scope, accept: accept,
-                hits: &hits, spare: &spare)
+                prefixRanks, (lo, exactEnd), nil, need: limit, tier: .exact, offered: offered, hits: &hits,
+                spare: &spare)
         }
         var prefixRange: (Int, Int)
         if lastWordIsPartial {
@@ -156,20 +167,29 @@ extension PrefixIndex {
         if hits.count < limit {
             let need = limit - hits.count
             let done = topK(prefixRanks, prefixRange, nil, need: need, heap: &heap) { position in
-                let entry = order[position]
-                guard inScope(Int(entry)), accept(entry) else { return false }
-                hits.append(Hit(entry: entry, tier: .prefix))
+                guard offered(position) else { return false }
+                var hit = Hit(entry: order[position], tier: .prefix)
+            hit.sortedPosition = UInt32(position)
+            hits.append(hit)
                 return true
             }
             if !done {
                 scan(
-                    prefixRanks, prefixRange, nil, need: limit, tier: .prefix, scope: scope, accept: accept,
-                    hits: &hits, spare: &spare)
+                    prefixRanks, prefixRange, nil, need: limit, tier: .prefix, offered: offered, hits: &hits,
+                    spare: &spare)
             }
         }
         guard infix, hits.count < limit, !infixPositions.isEmpty else { return }
 
-        // Matches at inner word starts.
+        // Matches at inner word starts. Entries sharing a key may differ in their inner word starts (camelCase humps
+        // come from the original text: "aBc" has one at "c", "abc" none), so a twin is skipped only when one of
+        // its key was offered already (runs pop in rank order: that one was the best).
+        @inline(__always) func offeredInfix(_ sorted: Int) -> Bool {
+            guard visible(sorted) else { return false }
+            guard twins[sorted >> 6] & (1 << UInt64(sorted & 63)) != 0 else { return true }
+            for h in hits where sameKey(Int(h.sortedPosition), sorted) { return false }
+            return true
+        }
         let infixKeys = InfixRuns(index: self)
         let m = infixPositions.count
         let first: (Int, Int)
@@ -185,16 +205,19 @@ extension PrefixIndex {
         }
         let earlier = hits.count
         let infixDone = topK(infixRanks, first, second, need: limit - earlier, heap: &heap) { position in
-            let entry = order[Int(infixPositions[position])]
-            guard inScope(Int(entry)), accept(entry) else { return false }
+            let sorted = Int(infixPositions[position])
+            let entry = order[sorted]
+            guard offeredInfix(sorted) else { return false }
             for h in hits where h.entry == entry { return false }
-            hits.append(Hit(entry: entry, tier: .wordPrefix, keyOffset: infixOffsets[position]))
+            var hit = Hit(entry: entry, tier: .wordPrefix, keyOffset: infixOffsets[position])
+            hit.sortedPosition = UInt32(sorted)
+            hits.append(hit)
             return true
         }
         if !infixDone {
             scan(
-                infixRanks, first, second, need: limit, tier: .wordPrefix, scope: scope, accept: accept,
-                hits: &hits, spare: &spare)
+                infixRanks, first, second, need: limit, tier: .wordPrefix, offered: offeredInfix, hits: &hits,
+                spare: &spare)
         }
     }
 
@@ -248,24 +271,25 @@ extension PrefixIndex {
         _ second: (Int, Int)?,
         need: Int,
         tier: MatchTier,
-        scope: UInt16?,
-        accept: (UInt32) -> Bool,
+        offered: (Int) -> Bool,
         hits: inout [Hit],
         spare: inout [HeapItem]
     ) {
         let infix = tier == .wordPrefix
-        // The hits still missing, plus a little room: two inner words of one entry may both qualify.
-        let keep = need - hits.count + 2
+        // The hits still missing (an entry is kept once, however many of its inner words qualify).
+        let keep = need - hits.count
         spare.removeAll(keepingCapacity: true)
-        func entry(at p: Int) -> UInt32 { infix ? order[Int(infixPositions[p])] : order[p] }
+        func sortedPosition(_ p: Int) -> Int { infix ? Int(infixPositions[p]) : p }
+        func entry(at p: Int) -> UInt32 { order[sortedPosition(p)] }
         func visit(_ run: (Int, Int)) {
             var p = run.0
             while p < run.1 {
                 let rank = ranks.values[p]
                 if spare.count < keep || rank < spare[spare.count - 1].rank {
                     let e = entry(at: p)
-                    let s = dictionary.scopeIndices[Int(e)]
-                    if (scope == nil || s == 0 || s == scope!) && accept(e) && !hits.contains(where: { $0.entry == e }) {
+                    if offered(sortedPosition(p)) && !hits.contains(where: { $0.entry == e })
+                        && !(infix && spare.contains(where: { sameKey(sortedPosition(Int($0.position)), sortedPosition(p)) }))
+                    {
                         let item = HeapItem(rank: rank, position: UInt32(p), lo: 0, hi: 0)
                         var i = spare.count
                         spare.append(item)
@@ -286,7 +310,9 @@ extension PrefixIndex {
             let p = Int(item.position)
             let e = entry(at: p)
             if hits.contains(where: { $0.entry == e }) { continue }
-            hits.append(Hit(entry: e, tier: tier, keyOffset: infix ? infixOffsets[p] : 0))
+            var hit = Hit(entry: e, tier: tier, keyOffset: infix ? infixOffsets[p] : 0)
+            hit.sortedPosition = UInt32(sortedPosition(p))
+            hits.append(hit)
         }
     }
 

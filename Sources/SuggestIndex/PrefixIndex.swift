@@ -38,6 +38,9 @@ public struct PrefixIndex: Sendable {
     public let sourceFingerprint: SourceFingerprint?
     /// Scope name → scope index (as in ``WeightedDictionary/scopeIndices``).
     let scopeLookup: [String: UInt16]
+    /// Bit p set: the key at sorted position p equals a neighbour's (entries that fold to the same text, such as
+    /// "a", "à" and "A"); derived from the keys on build and load, n / 8 bytes.
+    @usableFromInline let twins: [UInt64]
 
     /// The number of entries.
     public var count: Int { order.count }
@@ -47,7 +50,7 @@ public struct PrefixIndex: Sendable {
     /// Bytes the index uses beyond the dictionary (keys, order, ranks, tables, infix arrays).
     public var indexByteCount: Int {
         order.count * 4 + keyBytes.count + keyOffsets.count * 4 + prefixRanks.byteCount
-            + infixPositions.count * 4 + infixOffsets.count * 2 + infixRanks.byteCount
+            + infixPositions.count * 4 + infixOffsets.count * 2 + infixRanks.byteCount + twins.count * 8
     }
 
     /// Bytes the dictionary uses beyond its texts (offsets, weights, scopes: 14 per entry).
@@ -81,6 +84,93 @@ public struct PrefixIndex: Sendable {
     /// - Complexity: O(1): a table lookup and at most two partial blocks of 32.
     public func mostPopularSortedPosition(in range: Range<Int>) -> Int {
         range.isEmpty ? -1 : prefixRanks.argmin(range.lowerBound, range.upperBound)
+    }
+
+    /// Whether another entry with the same canonical key is more popular and `visible` (the caller's filter: a
+    /// scope, hidden entries), so that the entry at sorted position `position` must not be offered: a dictionary
+    /// holding "a", "à", "á" and "A" offers the most popular of them once. Searches and other matchers walking the
+    /// sorted keys (the fuzzy provider) skip such entries, so a list is never short of distinct completions.
+    /// - Complexity: O(1) for a key no other entry shares; otherwise linear in the number of entries sharing it.
+    @inlinable
+    public func isShadowed(sortedPosition position: Int, visible: (Int) -> Bool) -> Bool {
+        guard twins[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return false }
+        return shadowedTwin(position, visible: visible)
+    }
+
+    @usableFromInline
+    func shadowedTwin(_ position: Int, visible: (Int) -> Bool) -> Bool {
+        let rank = prefixRanks.values[position]
+        var q = position - 1
+        while q >= 0 && sameKey(q, position) {
+            if prefixRanks.values[q] < rank && visible(q) { return true }
+            q -= 1
+        }
+        q = position + 1
+        while q < count && sameKey(q, position) {
+            if prefixRanks.values[q] < rank && visible(q) { return true }
+            q += 1
+        }
+        return false
+    }
+
+    /// Whether sorted positions `range` hold at least `count` distinct keys (entries that fold to one key count once).
+    /// - Complexity: O(`count`) unless many keys in the range are shared.
+    public func hasDistinctKeys(_ count: Int, in range: Range<Int>) -> Bool {
+        guard range.count >= count else { return false }
+        var distinct = 0
+        for p in range {
+            if p == range.lowerBound || twins[p >> 6] & (1 << UInt64(p & 63)) == 0 || !sameKey(p - 1, p) {
+                distinct += 1
+                if distinct >= count { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether the keys at sorted positions `a` and `b` are equal.
+    func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let la = sortedKeyLength(at: a)
+        guard la == sortedKeyLength(at: b) else { return false }
+        let sa = Int(keyOffsets[a])
+        let sb = Int(keyOffsets[b])
+        var i = 0
+        while i < la {
+            if keyBytes[sa + i] != keyBytes[sb + i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The twin bits of sorted keys (see ``twins``).
+    static func twinBits(keyBytes: [UInt8], keyOffsets: [UInt32]) -> [UInt64] {
+        let n = keyOffsets.count - 1
+        var bits = [UInt64](repeating: 0, count: (max(n, 0) + 63) >> 6)
+        guard n > 1 else { return bits }
+        keyBytes.withUnsafeBufferPointer { k in
+            keyOffsets.withUnsafeBufferPointer { o in
+                for p in 1..<n {
+                    let a0 = Int(o[p - 1])
+                    let a1 = Int(o[p])
+                    let b1 = Int(o[p + 1])
+                    guard a1 - a0 == b1 - a1 else { continue }
+                    if memcmpEqual(k, a0, a1, a1 - a0) {
+                        bits[(p - 1) >> 6] |= 1 << UInt64((p - 1) & 63)
+                        bits[p >> 6] |= 1 << UInt64(p & 63)
+                    }
+                }
+            }
+        }
+        return bits
+    }
+
+    @inline(__always)
+    static func memcmpEqual(_ k: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, _ length: Int) -> Bool {
+        var i = 0
+        while i < length {
+            if k[a + i] != k[b + i] { return false }
+            i += 1
+        }
+        return true
     }
 
     /// The entry id at sorted position `position`.

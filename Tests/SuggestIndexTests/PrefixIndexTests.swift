@@ -38,7 +38,8 @@ struct PrefixIndexTests {
         #expect(index.complete("york") == ["New York", "new york city"])
         #expect(index.tiers("york") == [.wordPrefix, .wordPrefix])
         #expect(index.complete("york", infix: false).isEmpty)
-        #expect(index.complete("rest") == ["Django REST framework", "django-rest-framework", "djangoRestFramework"])
+        // "Django REST framework" and "django-rest-framework" have one key: the heavier is offered.
+        #expect(index.complete("rest") == ["Django REST framework", "djangoRestFramework"])
         #expect(index.complete("Framework").contains("djangoRestFramework"))
         #expect(index.complete("apple") == ["🍎 apple"])
         #expect(index.complete("city") == ["new york city"])
@@ -85,11 +86,36 @@ struct PrefixIndexTests {
         #expect(self.index.complete("news", scope: "tools") == ["news"])
     }
 
-    @Test func duplicateKeysAreAllFound() {
+    @Test func entriesWithOneKeyAreOfferedOnceAsTheMostPopular() {
         let dictionary = WeightedDictionary(entries: [("Apple", 3, nil), ("apple", 5, nil), ("APPLE pie", 4, nil)])
         let index = PrefixIndex(dictionary: dictionary)
-        #expect(index.complete("apple") == ["apple", "Apple", "APPLE pie"])
-        #expect(index.tiers("apple") == [.exact, .exact, .prefix])
+        #expect(index.complete("apple") == ["apple", "APPLE pie"])
+        #expect(index.tiers("apple") == [.exact, .prefix])
+    }
+
+    @Test func accentAndCaseVariantsDoNotShortenTheList() {
+        // A word list holds "a" beside its accented forms: all fold to one key, so they are one completion.
+        var entries: [(text: String, weight: Double, scope: String?)] = [
+            ("a", 1000, nil), ("à", 90, nil), ("á", 80, nil), ("â", 70, nil), ("ä", 60, nil), ("å", 50, nil),
+            ("ã", 40, nil), ("ā", 30, nil), ("A", 20, nil),
+        ]
+        let words = ["and", "as", "at", "about", "after", "again", "all", "also", "an", "any", "are", "away"]
+        for (i, word) in words.enumerated() { entries.append((word, Double(500 - i), nil)) }
+        entries.append(("And", 1, nil))
+        entries.append(("ÀS", 2, nil))
+        let index = PrefixIndex(dictionary: WeightedDictionary(entries: entries))
+        for limit in [1, 3, 8, 10] {
+            let titles = index.complete("a", limit: limit)
+            #expect(titles.count == limit)
+            #expect(Set(titles.map { IndexKey.key($0) }).count == limit)
+            #expect(titles.first == "a")
+        }
+        #expect(index.complete("a", limit: 4) == ["a", "and", "as", "at"])
+        // With a hidden entry (a live removal) its twin takes its place.
+        var buffer = PrefixIndex.SearchBuffer()
+        let hiddenA = UInt32(0)
+        index.search(PreparedQuery(SearchQuery(text: "a")), limit: 2, infix: true, into: &buffer) { $0 != hiddenA }
+        #expect(buffer.hits.map { index.dictionary.text(at: Int($0.entry)) } == ["à", "and"])
     }
 
     @Test func searchByKeyFillsTheReusedBuffer() {
@@ -107,10 +133,13 @@ struct PrefixIndexTests {
         let alphabet = Array("abc -")
         for round in 0..<20 {
             var entries: [(text: String, weight: Double, scope: String?)] = []
+            let scopes: [String?] = round % 2 == 0 ? [nil] : [nil, "x", "y"]
             for _ in 0..<(50 + round * 40) {
                 let length = Int.random(in: 1...7, using: &random)
-                let text = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
-                entries.append((text, Double(Int.random(in: 0...20, using: &random)), nil))
+                // Upper-case letters fold to lower-case ones: many entries share a key.
+                let text = String((0..<length).map { _ in (alphabet + ["A", "B"]).randomElement(using: &random)! })
+                entries.append(
+                    (text, Double(Int.random(in: 0...20, using: &random)), scopes.randomElement(using: &random)!))
             }
             let dictionary = WeightedDictionary(entries: entries)
             let index = PrefixIndex(dictionary: dictionary)
@@ -118,7 +147,8 @@ struct PrefixIndexTests {
             for _ in 0..<30 {
                 let length = Int.random(in: 1...4, using: &random)
                 let typed = String((0..<length).map { _ in alphabet.randomElement(using: &random)! })
-                let query = PreparedQuery(SearchQuery(text: typed))
+                let scope = round % 2 == 0 ? nil : (["x", nil] as [String?]).randomElement(using: &random)!
+                let query = PreparedQuery(SearchQuery(text: typed, scope: scope.map { SearchScope($0) }))
                 guard !query.isEmpty else { continue }
                 var q: [UInt8] = []
                 IndexKey.query(query, into: &q)
@@ -127,6 +157,7 @@ struct PrefixIndexTests {
                 // Brute force: tier, then weight, then shorter key, then key bytes, then entry id.
                 var expected: [(MatchTier, Int)] = []
                 for (entry, (key, starts)) in keys.enumerated() {
+                    if let scope, let s = dictionary.scope(at: entry), s != scope { continue }
                     var tier: MatchTier? = nil
                     if key == q {
                         tier = .exact
@@ -152,6 +183,9 @@ struct PrefixIndexTests {
                     if ka != kb { return ka.lexicographicallyPrecedes(kb) }
                     return a.1 < b.1
                 }
+                // One entry per key: the best of those that match (same key, same tier).
+                var seen = Set<[UInt8]>()
+                expected = expected.filter { seen.insert(keys[$0.1].key).inserted }
                 var buffer = PrefixIndex.SearchBuffer()
                 index.search(query, limit: limit, into: &buffer)
                 let got = buffer.hits.map { ($0.tier, Int($0.entry)) }
