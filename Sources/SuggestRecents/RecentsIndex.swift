@@ -33,6 +33,10 @@ final class RecentsIndex: Sendable {
     /// Each entry's last use (seconds since 1970) and its score then, for the popularity.
     let lastUsed: [Double]
     let scores: [Double]
+    /// Each entry's completion identity, and whether another entry has the same (the same text with other tokens:
+    /// the engine shows them as one suggestion, so a keystroke offers only the best of them).
+    let keys: [MergeKey]
+    let shared: [Bool]
 
     init(_ ledger: RecentsLedger, notes: [String] = [], systemImage: String? = nil) {
         let ranked = ledger.entriesByRank
@@ -79,6 +83,24 @@ final class RecentsIndex: Sendable {
         }
         self.lastUsed = searches.map(\.lastUsed.timeIntervalSince1970)
         self.scores = searches.map(\.score)
+        let keys = searches.map { MergeKey($0.suggestionCompletion) }
+        var counts: [MergeKey: Int] = [:]
+        for key in keys { counts[key, default: 0] += 1 }
+        self.keys = keys
+        self.shared = keys.map { counts[$0, default: 0] > 1 }
+    }
+
+    /// Whether entry `i` has the completion of one of `picked` (checked only for entries that share theirs).
+    @inline(__always)
+    func isDuplicate(_ i: Int, of picked: [(tier: MatchTier, index: Int)]) -> Bool {
+        guard shared[i] else { return false }
+        return picked.contains { keys[$0.index] == keys[i] }
+    }
+
+    /// As above, for entries listed by index.
+    func isDuplicate(_ i: Int, ofEntries entries: [Int]) -> Bool {
+        guard shared[i] else { return false }
+        return entries.contains { keys[$0] == keys[i] }
     }
 
     var count: Int { searches.count }
@@ -125,6 +147,7 @@ final class RecentsIndex: Sendable {
                                             w += 1
                                         }
                                     }
+                                    if tier != nil && isDuplicate(i, of: picked) { continue }
                                     switch tier {
                                     case .exact?:
                                         if counts.exact < limit { counts.exact += 1; picked.append((.exact, i)) }
@@ -144,12 +167,18 @@ final class RecentsIndex: Sendable {
                 }
             }
         }
-        if picked.count < limit { selectContains(query, limit: limit, into: &picked) }
+        if picked.count < limit && query.trimmed.count >= Self.minimumContainsLength {
+            selectContains(query, limit: limit, into: &picked)
+        }
         if picked.count > 1 {
             picked.sort { $0.tier != $1.tier ? $0.tier < $1.tier : $0.index < $1.index }
         }
         if picked.count > limit { picked.removeLast(picked.count - limit) }
     }
+
+    /// Folded bytes typed before a search that merely contains them is offered: one or two letters occur inside
+    /// most words ("h" in "who"), and a recent search takes one of the first places.
+    static let minimumContainsLength = 3
 
     /// The contains pass: entries (not already picked) whose folded title contains the query's trimmed bytes.
     private func selectContains(_ query: PreparedQuery, limit: Int, into picked: inout [(tier: MatchTier, index: Int)]) {
@@ -177,6 +206,7 @@ final class RecentsIndex: Sendable {
                                 taken = true
                                 break
                             }
+                            if !taken && isDuplicate(entry, of: picked) { taken = true }
                             if !taken {
                                 picked.append((.contains, entry))
                                 found += 1

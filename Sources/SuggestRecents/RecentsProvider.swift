@@ -282,6 +282,7 @@ public final class RecentsProvider: ConfigurableProvider {
             let tokens = request.tokens
             output.candidates.reserveCapacity(output.candidates.count + min(request.limit, index.count))
             var added = 0
+            var shown: [Int] = []
             for i in index.byRecency where added < request.limit {
                 let entry = Int(i)
                 if !tokens.isEmpty {
@@ -290,6 +291,11 @@ public final class RecentsProvider: ConfigurableProvider {
                     guard tokens.allSatisfy(search.query.tokens.contains),
                         !search.query.text.isEmpty || search.query.tokens.count > tokens.count
                     else { continue }
+                }
+                // One per completion: the most recent of the searches the engine would show as one.
+                if index.shared[entry] {
+                    if index.isDuplicate(entry, ofEntries: shown) { continue }
+                    shown.append(entry)
                 }
                 // Ranked by recency: the popularity is a use's weight now, 1 when just made.
                 var candidate = index.templates[entry]

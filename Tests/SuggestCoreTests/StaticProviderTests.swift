@@ -30,6 +30,21 @@ struct StaticProviderTests {
         #expect(SuggestionEngine(providers: [none]).suggestions(for: "").suggestions.isEmpty)
     }
 
+    @Test func itemsThatCompleteAlikeDoNotShortenTheList() {
+        // "Café", "cafe" and "CAFE" complete alike: the engine shows one, so the empty field shows the next items.
+        let items: [StaticProvider.Item] = ["Café", "cafe", "CAFE", "Tea", "tea", "Juice", "Water", "Soda"].map {
+            .init(title: $0)
+        }
+        let provider = StaticProvider(items: items, showWhenEmpty: 4)
+        let empty = SuggestionEngine(providers: [provider]).suggestions(for: "").suggestions.map(\.title)
+        #expect(empty == ["Café", "Tea", "Juice", "Water"])
+        var options = EngineOptions()
+        options.limit = 2
+        let typed = SuggestionEngine(providers: [provider], options: options).suggestions(for: "c").suggestions
+        #expect(typed.map(\.title) == ["Café"])
+        #expect(typed.count == 1)
+    }
+
     @Test func offersTokensButNotOnesAlreadyChosen() {
         let engine = SuggestionEngine(providers: [fruits])
         #expect(engine.suggestions(for: "chi").suggestions.first?.completion.token?.value == "Chicken")

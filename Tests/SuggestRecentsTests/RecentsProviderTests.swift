@@ -47,6 +47,29 @@ struct RecentsProviderTests {
         #expect(candidates.map(\.matchedRanges) == [[0..<4], [4..<8], [3..<7]])
         #expect(provider.candidates("new york").map(\.tier) == [.exact])
         #expect(provider.candidates("zzz").isEmpty)
+        // One or two letters are inside most searches: no contains matches before three.
+        #expect(provider.candidates("yo").map(\.title) == ["Yorkshire pudding", "New York"])
+        #expect(provider.candidates("or").isEmpty)
+        #expect(provider.candidates("ork").map(\.tier) == [.contains, .contains, .contains])
+    }
+
+    @Test func searchesThatCompleteAlikeDoNotShortenTheList() {
+        // Three searches complete to "invoice" (other tokens): the engine shows one, so the provider offers one and
+        // fills the rest of the limit with other searches.
+        let provider = makeProvider()
+        for kind in ["from", "to", "cc"] {
+            provider.record(SearchQuery(text: "invoice", tokens: [SearchToken(kind: kind, value: "x")]))
+            clock.advance(seconds: 1)
+        }
+        submit(provider, "invoices 2025", "invoice template", "inventory", "inverse", "invest", "invite", "invert")
+        for limit in [3, 5, 8] {
+            let titles = provider.candidates("inv", limit: limit).map(\.title)
+            #expect(titles.count == limit)
+            #expect(Set(titles).count == limit)
+            #expect(titles.filter { $0 == "invoice" }.count <= 1)
+            let empty = provider.candidates("", limit: limit).map(\.title)
+            #expect(empty.count == limit && Set(empty).count == limit)
+        }
     }
 
     @Test func matchesIgnoreCaseAndDiacritics() {
@@ -122,8 +145,10 @@ struct RecentsProviderTests {
         clock.advance(seconds: 1)
         provider.record(SearchQuery(text: "invoice"))
         #expect(provider.searches.count == 2)
-        let candidates = provider.candidates("inv")
-        #expect(candidates.map(\.subtitle) == [nil, "From: alice"])
+        // Both complete to "invoice", which the engine shows once: the provider offers the better one only, so
+        // that its list is not short after the merge.
+        #expect(provider.candidates("inv").map(\.subtitle) == [nil])
+        #expect(provider.candidates("").map(\.subtitle) == [nil])
         let plain = Suggestion(title: "invoice", completion: .text("invoice"), providers: ["recent"])
         #expect(provider.storedQuery(for: plain)?.tokens == [])
         var withAlice = plain
@@ -304,7 +329,9 @@ struct RecentsProviderTests {
             index.select(query, limit: limit, into: &picked)
             var expected: [(MatchTier, Int)] = []
             for i in 0..<index.count {
-                if let (tier, ranges) = TextMatcher.match(query, in: index.texts[i], allowContains: true) {
+                // Contains matches from three folded bytes on (one or two letters occur inside most words).
+                let contains = query.trimmed.count >= RecentsIndex.minimumContainsLength
+                if let (tier, ranges) = TextMatcher.match(query, in: index.texts[i], allowContains: contains) {
                     expected.append((tier, i))
                     #expect(index.matchedRanges(query, entry: i, tier: tier) == ranges)
                 }

@@ -119,7 +119,12 @@ public struct StaticProvider: ConfigurableProvider {
         if request.query.isEmpty {
             // Only on a truly empty field: no text and no token.
             guard request.query.query.isEmpty else { return }
-            for item in items.prefix(min(showWhenEmpty, request.limit)) where !isChosen(item, request) {
+            // Items in order, one per completion (the engine would merge two with the same folded text).
+            var shown: [MergeKey] = []
+            for item in items where shown.count < min(showWhenEmpty, request.limit) && !isChosen(item, request) {
+                let key = MergeKey(item.completion)
+                guard !shown.contains(key) else { continue }
+                shown.append(key)
                 output.append(candidate(item, tier: .unfiltered, ranges: []))
             }
             return
