@@ -69,6 +69,11 @@ public struct FuzzyProvider: ConfigurableProvider {
 
     public static let typeName = "fuzzy"
 
+    /// Exact matches earn their place: a word list holds every fragment (`compr`, `exi`), so an exact entry ranks
+    /// among the prefix matches, boosted (``ExactMatchRule/dictionaryDefault``); `"exactMatch": "first"` restores
+    /// exact-first.
+    public var exactMatch: ExactMatchRule { .dictionaryDefault }
+
     public let id: String
     public let options: FuzzyOptions
     public let index: FuzzyIndex

@@ -40,6 +40,11 @@ public final class PrefixProvider: ConfigurableProvider {
 
     public static let typeName = "prefix"
 
+    /// Exact matches earn their place: a word list holds every fragment (`compr`, `exi`), so an exact entry ranks
+    /// among the prefix matches, boosted (``ExactMatchRule/dictionaryDefault``); `"exactMatch": "first"` restores
+    /// exact-first.
+    public var exactMatch: ExactMatchRule { .dictionaryDefault }
+
     public let id: String
     /// Whether inner word starts match.
     public let infix: Bool

@@ -122,6 +122,28 @@ struct SuggestionEngineTests {
         #expect(engine.suggestions(for: "apple").suggestions.map(\.title) == ["apple", "apple pie"])
     }
 
+    @Test func aSuggestionBeyondItsSectionsQuotaMovesToAnotherProvidersSection() {
+        // Five recent searches are dictionary words too: the Recent section shows its quota of 3, the other two
+        // take their place among the suggestions instead of leaving the list short.
+        var options = EngineOptions()
+        options.limit = 6
+        let recents = ["so", "she", "some", "say", "should"].map { candidate($0, .prefix, 1) }
+        let words = [("so", 90.0), ("she", 80), ("some", 70), ("see", 60), ("said", 50), ("say", 40), ("should", 30)]
+        let engine = SuggestionEngine(
+            slots: [
+                ProviderSlot(FixedProvider(id: "recent", candidates: recents), section: "Recent"),
+                ProviderSlot(FixedProvider(id: "words", candidates: words.map { candidate($0.0, .prefix, $0.1) })),
+            ],
+            options: options
+        )
+        let result = engine.suggestions(for: "s")
+        #expect(result.sections.map(\.title) == ["Recent", "Suggestions"])
+        #expect(result.sections[0].suggestions.map(\.title) == ["so", "she", "some"])
+        #expect(result.sections[1].suggestions.map(\.title) == ["see", "said", "say"])
+        #expect(result.sections[1].suggestions.last?.section == "Suggestions")
+        #expect(result.suggestions.count == 6)
+    }
+
     @Test func oneMergedListWhenSectionsAreOff() {
         var options = EngineOptions()
         options.groupsSections = false

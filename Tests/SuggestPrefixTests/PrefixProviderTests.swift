@@ -46,7 +46,7 @@ struct PrefixProviderTests {
     }
 
     @Test func exactThenPrefixThenInfix() throws {
-        let engine = try engine(#"{"type":"prefix","dictionary":"words.tsv"}"#)
+        let engine = try engine(#"{"type":"prefix","dictionary":"words.tsv","exactMatch":"first"}"#)
         let result = engine.suggestions(for: "news")
         #expect(result.suggestions.map(\.title) == ["news"])
         #expect(result.suggestions.map(\.tier) == [.exact])

@@ -18,7 +18,7 @@ public struct EngineConfiguration: Sendable {
         "learnFromSelections",
     ]
     /// Keys every provider entry may have besides its own.
-    public static let commonProviderKeys = ["type", "id", "weight", "section"]
+    public static let commonProviderKeys = ["type", "id", "weight", "section", "exactMatch"]
 
     public var version: Int
     public var options: EngineOptions
@@ -274,6 +274,13 @@ extension EngineConfiguration {
                     fail(.at(path + ".section", "expected a non-empty string, found \(value.kindDescription)"))
                 }
             }
+            var exactMatch: ExactMatchRule? = nil
+            if let value = object["exactMatch"] {
+                switch Self.exactMatchRule(value) {
+                case .success(let rule): exactMatch = rule
+                case .failure(let error): fail(.at(path + ".exactMatch", error.message))
+                }
+            }
             let pathKeys: [any CodingKey] = [JSONKey("providers"), JSONKey(index)]
             let decoder = JSONValueDecoder(pathPrefix: pathKeys)
             decoder.open(object, at: pathKeys)
@@ -282,7 +289,7 @@ extension EngineConfiguration {
             do {
                 let provider = try registered.factory(entry, decoder, context)
                 for error in decoder.unknownKeys() { fail(error) }
-                return ProviderSlot(provider, weight: weight, section: section)
+                return ProviderSlot(provider, weight: weight, section: section, exactMatch: exactMatch)
             } catch let error as ConfigurationError {
                 fail(error)
                 // Report misspelt keys too: they are often the cause ("dictionry" → missing "dictionary"). Objects
@@ -298,6 +305,42 @@ extension EngineConfiguration {
                 fail(.at(path, "\(error)"))
             }
             return nil
+        }
+
+        /// `"first"`, `"none"`, `"boost"` (the default factor) or `{"boost": factor}` (a number from 1 to 1e6).
+        static func exactMatchRule(_ value: JSONValue) -> Result<ExactMatchRule, ExactMatchError> {
+            let expected = "expected \"first\", \"boost\", \"none\" or {\"boost\": factor}"
+            switch value {
+            case .string("first"): return .success(.first)
+            case .string("none"): return .success(.byPopularity)
+            case .string("boost"): return .success(.boost(ExactMatchRule.defaultBoost))
+            case .string(let other):
+                var message = "\(expected), found \"\(other)\""
+                if let nearest = NearestName.nearest(to: other, in: ["first", "boost", "none"]) {
+                    message += " — did you mean \"\(nearest)\"?"
+                }
+                return .failure(ExactMatchError(message))
+            case .object(let object):
+                for key in object.keys where key != "boost" {
+                    var message = "unknown key \"\(key)\" (\(expected))"
+                    if NearestName.nearest(to: key, in: ["boost"]) != nil { message += " — did you mean \"boost\"?" }
+                    return .failure(ExactMatchError(message))
+                }
+                guard case .number(let factor)? = object["boost"] else {
+                    return .failure(ExactMatchError("boost: expected a number from 1 to 1000000"))
+                }
+                guard factor >= 1, factor <= 1_000_000 else {
+                    return .failure(ExactMatchError("boost: expected a number from 1 to 1000000, found \(factor)"))
+                }
+                return .success(.boost(factor))
+            default:
+                return .failure(ExactMatchError("\(expected), found \(value.kindDescription)"))
+            }
+        }
+
+        struct ExactMatchError: Error {
+            var message: String
+            init(_ message: String) { self.message = message }
         }
 
         static func isAncestor(_ path: String, of other: String) -> Bool {

@@ -44,10 +44,18 @@ public struct ProviderSlot: Sendable {
     public var weight: Double
     /// The section its suggestions go to (default: ``SuggestionEngine/defaultSection``).
     public var section: String
+    /// Where its exact matches rank (default: the provider's ``SuggestionProvider/exactMatch``).
+    public var exactMatch: ExactMatchRule
 
-    public init(_ provider: any SuggestionProvider, weight: Double = 1, section: String? = nil) {
+    public init(
+        _ provider: any SuggestionProvider,
+        weight: Double = 1,
+        section: String? = nil,
+        exactMatch: ExactMatchRule? = nil
+    ) {
         self.provider = provider
         self.weight = weight
         self.section = section ?? SuggestionEngine.defaultSection
+        self.exactMatch = exactMatch ?? provider.exactMatch
     }
 }

@@ -1,9 +1,11 @@
-/// The identity of a completion for merging: folded text, or a token's kind and folded value.
-enum MergeKey: Hashable, Sendable {
+/// The identity of a completion for merging: folded text, or a token's kind and folded value. The engine shows one
+/// suggestion per key; a provider that offers at most `limit` candidates should offer distinct keys (``init(_:)``),
+/// or the list comes out short after the merge.
+public enum MergeKey: Hashable, Sendable {
     case text(String)
     case token(kind: String, value: String)
 
-    init(_ completion: Suggestion.Completion) {
+    public init(_ completion: Suggestion.Completion) {
         var buffer: [UInt8] = []
         self.init(completion, buffer: &buffer)
     }
@@ -73,8 +75,8 @@ extension SuggestionEngine {
         selectionCounts: [MergeKey: Int]
     ) -> ([SuggestionResult.Section], String?) {
         var sectionTitles = layout.sectionTitles
-        let merged = rank(merge(outputs, selectionCounts: selectionCounts, sectionTitles: &sectionTitles), outputs)
-        let shown = select(merged, sectionCount: sectionTitles.count)
+        var merged = rank(merge(outputs, selectionCounts: selectionCounts, sectionTitles: &sectionTitles), outputs)
+        let shown = select(&merged, sectionCount: sectionTitles.count)
         let sections = build(shown, merged, outputs, sectionTitles)
         return (sections, Self.commonCompletion(shown.flatMap { $0 }.map { merged[$0] }, outputs, query))
     }
@@ -93,23 +95,31 @@ extension SuggestionEngine {
         buffer.reserveCapacity(64)
         for (p, candidates) in outputs.enumerated() where !candidates.isEmpty {
             let weight = slots[p].weight
+            let exactBoost = slots[p].exactMatch.boostFactor
             for (c, candidate) in candidates.enumerated() {
+                // An exact match that must earn its place ranks among the prefix matches (boosted).
+                var tier = candidate.tier
+                var factor = 1.0
+                if tier == .exact, let exactBoost {
+                    tier = .prefix
+                    factor = exactBoost
+                }
                 let key = MergeKey(candidate.completion, buffer: &buffer)
                 let boost = selectionCounts.isEmpty ? 1 : Double(1 + (selectionCounts[key] ?? 0))
-                let score = weight * candidate.popularity * boost
+                let score = weight * candidate.popularity * boost * factor
                 if let existing = index[key] {
                     var kept = merged[existing]
                     if p < 64 { kept.offeredBy |= 1 << UInt64(p) } else if kept.moreProviders?.contains(p) != true {
                         kept.moreProviders = (kept.moreProviders ?? []) + [p]
                     }
                     let better =
-                        candidate.tier != kept.tier
-                        ? candidate.tier < kept.tier
+                        tier != kept.tier
+                        ? tier < kept.tier
                         : candidate.typos != kept.typos ? candidate.typos < kept.typos : score > kept.score
                     if better {
                         kept.provider = p
                         kept.candidate = c
-                        kept.tier = candidate.tier
+                        kept.tier = tier
                         kept.typos = candidate.typos
                         kept.score = score
                     }
@@ -129,7 +139,7 @@ extension SuggestionEngine {
                         Merged(
                             provider: p,
                             candidate: c,
-                            tier: candidate.tier,
+                            tier: tier,
                             typos: candidate.typos,
                             score: score,
                             section: section,
@@ -179,9 +189,11 @@ extension SuggestionEngine {
 
     /// Step 6: a section with a quota ("Recent", 3) gets its places first — up to its quota, best first, however
     /// popular the other sections' suggestions are — then the remaining places go to the other sections in rank
-    /// order, within the limit. An exact match is always shown and does not use up a place in a quota.
+    /// order, within the limit. An exact match is always shown and does not use up a place in a quota. A suggestion
+    /// that did not fit its section's quota but that another provider offered too moves to that provider's section
+    /// (a recent search that is also a dictionary word shows among the suggestions), so the list is not short.
     /// Returns the shown entries' indices (rank order) per section, sections in display order.
-    func select(_ ranked: [Merged], sectionCount: Int) -> [[Int]] {
+    func select(_ ranked: inout [Merged], sectionCount: Int) -> [[Int]] {
         var shown = [[Int]](repeating: [], count: sectionCount)
         var used = [Int](repeating: 0, count: sectionCount)
         var taken = [Bool](repeating: false, count: ranked.count)
@@ -200,7 +212,10 @@ extension SuggestionEngine {
         }
         // Then everything else in rank order.
         for (i, entry) in ranked.enumerated() where total < options.limit && !taken[i] {
-            if quota(entry.section) != nil { continue }
+            if quota(entry.section) != nil {
+                guard let other = overflowSection(of: entry, quota: quota) else { continue }
+                ranked[i].section = other
+            }
             taken[i] = true
             total += 1
         }
@@ -210,6 +225,17 @@ extension SuggestionEngine {
             return [shown.flatMap { $0 }.sorted()]
         }
         return shown
+    }
+
+    /// A section without a quota of another provider that offered `entry` (configuration order), if any.
+    func overflowSection(of entry: Merged, quota: (Int) -> Int?) -> Int? {
+        guard entry.offeredBy.nonzeroBitCount > 1 || entry.moreProviders != nil else { return nil }
+        for p in slots.indices {
+            let offered = p < 64 ? entry.offeredBy & (1 << UInt64(p)) != 0 : entry.moreProviders?.contains(p) == true
+            let section = layout.slotSections[p]
+            if offered && section != entry.section && quota(section) == nil { return section }
+        }
+        return nil
     }
 
     /// Builds the shown suggestions.

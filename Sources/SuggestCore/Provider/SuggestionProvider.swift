@@ -23,6 +23,10 @@ public protocol SuggestionProvider: Sendable {
     /// Where the provider runs. Default: `.synchronous`.
     var execution: ProviderExecution { get }
 
+    /// Where this provider's exact matches rank unless its slot (the configuration's `exactMatch`) says otherwise.
+    /// Default: ``ExactMatchRule/first``.
+    var exactMatch: ExactMatchRule { get }
+
     /// Offers candidates for one keystroke (the synchronous path). Append to `output.candidates`; set
     /// `output.state` to keep something for the next keystroke of the same typing session.
     /// - Throws: any error; the keystroke goes on without this provider and reports the error in diagnostics.
@@ -52,6 +56,7 @@ public enum ProviderExecution: Hashable, Sendable {
 
 extension SuggestionProvider {
     public var execution: ProviderExecution { .synchronous }
+    public var exactMatch: ExactMatchRule { .first }
 
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {}
 

@@ -1,0 +1,88 @@
+import SuggestCore
+import SuggestIndex
+import Testing
+
+@testable import SuggestPrefix
+
+/// `exactMatch`: whether an exact dictionary entry ranks first or has to earn its place among the completions.
+struct ExactMatchRuleTests {
+    /// A word list holds fragments ("compr") beside the words they start.
+    static let dictionary = WeightedDictionary(entries: [
+        ("compr", 24, nil), ("comprehensive", 22_900, nil), ("compress", 500, nil), ("comprise", 100, nil),
+        ("go", 1_000, nil), ("google", 500, nil), ("gopher", 50, nil),
+    ])
+    static let index = PrefixIndex(dictionary: dictionary)
+
+    func titles(_ rule: ExactMatchRule?, _ text: String) -> [String] {
+        let slot = ProviderSlot(PrefixProvider(index: Self.index), exactMatch: rule)
+        return SuggestionEngine(slots: [slot]).suggestions(for: text).suggestions.map(\.title)
+    }
+
+    @Test func theDictionaryDefaultLetsALightFragmentRankByPopularity() {
+        #expect(PrefixProvider(index: Self.index).exactMatch == .dictionaryDefault)
+        // 24 × 10 = 240 ranks between "compress" (500) and "comprise" (100).
+        #expect(titles(nil, "compr") == ["comprehensive", "compress", "compr", "comprise"])
+        // A heavy exact entry stays first.
+        #expect(titles(nil, "go") == ["go", "google", "gopher"])
+    }
+
+    @Test func firstPutsTheExactEntryFirst() {
+        #expect(titles(.first, "compr") == ["compr", "comprehensive", "compress", "comprise"])
+        let result = SuggestionEngine(slots: [ProviderSlot(PrefixProvider(index: Self.index), exactMatch: .first)])
+            .suggestions(for: "compr")
+        #expect(result.suggestions.first?.tier == .exact)
+    }
+
+    @Test func byPopularityAndBoostRankTheExactEntryAmongPrefixes() {
+        #expect(titles(.byPopularity, "compr") == ["comprehensive", "compress", "comprise", "compr"])
+        #expect(titles(.boost(100), "compr") == ["comprehensive", "compr", "compress", "comprise"])
+        let result = SuggestionEngine(slots: [ProviderSlot(PrefixProvider(index: Self.index), exactMatch: .boost(5))])
+            .suggestions(for: "compr")
+        let compr = result.suggestions.first { $0.title == "compr" }
+        #expect(compr?.tier == .prefix)
+        #expect(compr?.score == 120, "\(String(describing: compr))")
+    }
+
+    @Test func anExactMatchAnotherProviderPutsFirstStaysFirst() {
+        // The same text from a static list (a real choice: exact first) beats the dictionary's rule.
+        let pinned = StaticProvider(items: [.init(title: "Compr")])
+        let engine = SuggestionEngine(slots: [
+            ProviderSlot(PrefixProvider(index: Self.index)), ProviderSlot(pinned),
+        ])
+        let suggestions = engine.suggestions(for: "compr").suggestions
+        #expect(suggestions.first?.tier == .exact)
+        #expect(suggestions.first?.providers.sorted() == ["prefix", "static"])
+        #expect(suggestions.count == 4)
+    }
+
+    @Test func theConfigurationReadsEveryFormAndNamesBadOnes() throws {
+        let fixtures = PrefixProviderTests.fixtures
+        var registry = ProviderRegistry.core
+        registry.register(PrefixProvider.self)
+        func slot(_ value: String) throws -> ProviderSlot {
+            let json = #"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","exactMatch":"#
+                + value + "}]}"
+            return try EngineConfiguration(json: json, baseDirectory: fixtures, registry: registry).makeEngine()
+                .slots[0]
+        }
+        func error(_ value: String) -> String {
+            do {
+                _ = try slot(value)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(try slot(#""first""#).exactMatch == .first)
+        #expect(try slot(#""none""#).exactMatch == .byPopularity)
+        #expect(try slot(#""boost""#).exactMatch == .boost(ExactMatchRule.defaultBoost))
+        #expect(try slot(#"{"boost": 3}"#).exactMatch == .boost(3))
+        #expect(error(#""frist""#).contains(#"providers[0].exactMatch: expected "first", "boost", "none" or {"boost": factor}, found "frist" — did you mean "first"?"#))
+        #expect(error(#"{"boost": 0.5}"#).contains("providers[0].exactMatch: boost: expected a number from 1 to 1000000, found 0.5"))
+        #expect(error(#"{"bost": 2}"#).contains(#"providers[0].exactMatch: unknown key "bost""#))
+        #expect(error("true").contains("providers[0].exactMatch: expected"))
+        // A static provider keeps exact-first unless told otherwise.
+        let json = #"{"version":1,"providers":[{"type":"static","items":[{"title":"a"}]}]}"#
+        #expect(try EngineConfiguration(json: json, registry: registry).makeEngine().slots[0].exactMatch == .first)
+    }
+}
