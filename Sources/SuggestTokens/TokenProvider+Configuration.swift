@@ -9,8 +9,8 @@ extension TokenProvider {
     ///   "delimiters": [","],             // default [","]; [] turns delimiters off
     ///   "convertOnSpace": true,          // a vocabulary entry followed by a space becomes a token
     ///   "engine": "pcre2",               // or "swift" (Swift Regex); default pcre2 when the build has it
-    ///   "matchLimit": 100000,            // PCRE2 match limit per pattern and keystroke
-    ///   "maxSuggestedTokens": 8,
+    ///   "matchLimit": 100000,            // PCRE2 match limit per pattern and keystroke, 1000 to 100000000
+    ///   "maxSuggestedTokens": 8,         // 0 to 1000
     ///   "rules": [ { "kind": "from", "pattern": "\\bfrom:(?<value>\\S+)", "display": "From: $value",
     ///                "systemImage": "person", "values": ["alice", "alex"], "editText": "from:$value" } ],
     ///   "vocabulary": { "ingredient": ["Chicken", "Beef"],
@@ -145,11 +145,11 @@ extension TokenProvider {
                 )
             }
         }
-        if configuration.maxSuggestedTokens < 0 {
+        if !(0...1_000).contains(configuration.maxSuggestedTokens) {
             errors.append(
                 context.error(
                     at: "maxSuggestedTokens",
-                    "expected 0 or more, found \(configuration.maxSuggestedTokens)"
+                    "expected an integer from 0 to 1000, found \(configuration.maxSuggestedTokens)"
                 )
             )
         }

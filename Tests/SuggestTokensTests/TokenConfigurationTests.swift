@@ -101,7 +101,7 @@ struct TokenConfigurationTests {
             )
         )
         #expect(found.contains("providers[0].matchLimit: expected an integer from 1000 to 100000000, found 5"))
-        #expect(found.contains("providers[0].maxSuggestedTokens: expected 0 or more, found -1"))
+        #expect(found.contains("providers[0].maxSuggestedTokens: expected an integer from 0 to 1000, found -1"))
         #expect(found.contains("providers[0].delimiters[0]: a delimiter must not be empty"))
     }
 

@@ -217,8 +217,8 @@ extension EngineConfiguration {
                     }
                     var quota: Int? = nil
                     if let q = object["quota"] {
-                        if case .number(let n) = q, let v = Int(exactly: n), v >= 0 { quota = v } else {
-                            fail(.at(path + ".quota", "expected a non-negative integer, found \(q.kindDescription)"))
+                        if case .number(let n) = q, let v = Int(exactly: n), (0...1000).contains(v) { quota = v } else {
+                            fail(.at(path + ".quota", "expected an integer from 0 to 1000, found \(q.kindDescription)"))
                         }
                     }
                     rules.append(.init(title: title, quota: quota))
@@ -264,8 +264,8 @@ extension EngineConfiguration {
             ids.insert(id)
             var weight = 1.0
             if let value = object["weight"] {
-                if case .number(let n) = value, n >= 0 { weight = n } else {
-                    fail(.at(path + ".weight", "expected a number of 0 or more, found \(value.kindDescription)"))
+                if case .number(let n) = value, (0...1e6).contains(n) { weight = n } else {
+                    fail(.at(path + ".weight", "expected a number from 0 to 1000000, found \(value.kindDescription)"))
                 }
             }
             var section = registered.defaultSection
