@@ -71,8 +71,11 @@ struct JSONWriter {
         return out + "\""
     }
 
+    /// A JSON number. JSON has no infinity: an infinite value prints as the largest finite one of its sign (so a
+    /// huge score stays the largest, never 0); NaN prints as `null`.
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
+        if value.isNaN { return "null" }
+        if value.isInfinite { return value > 0 ? "\(Double.greatestFiniteMagnitude)" : "\(-Double.greatestFiniteMagnitude)" }
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }

@@ -26,6 +26,29 @@ struct RecentsCLITests {
         try CLIRunner.run(["batch", "--config", config], lines: lines)
     }
 
+    @Test func aStoreWhoseCountsAddUpPastIntMaxWorksWithEveryCommand() throws {
+        // Two spellings of one search, each with 2^62 uses and a score near the largest Double.
+        let entry = #""uses": 4611686018427387904, "score": 1e308, "firstUsed": 1795000000, "lastUsed": 1795000000"#
+        try Data(
+            #"{"version": 1, "entries": [ {"text": "Python", \#(entry)}, {"text": "python", \#(entry)} ]}"#.utf8
+        ).write(to: URL(fileURLWithPath: storePath))
+        let validate = try CLIRunner.run(["validate", config])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let listed = try CLIRunner.json(try #require(list.lines.first))
+        #expect(listed["uses"] as? Int == Int.max)
+        // An infinite frecency prints as the largest number, not 0.
+        #expect((listed["frecency"] as? Double ?? 0) > 1e300)
+        let output = try batch([#"{"submit":"python"}"#, #"{"text":""}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        let suggestions = try #require(try CLIRunner.json(output.lines[1])["suggestions"] as? [[String: Any]])
+        #expect((suggestions.first?["score"] as? Double ?? 0) > 0)
+        let again = try batch([#"{"submit":"rust"}"#])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOfFile: storePath, encoding: .utf8).contains("rust"))
+    }
+
     @Test func batchRemembersSubmittedSearchesAcrossRuns() throws {
         let first = try batch([#"{"submit":"apple pie"}"#, #"{"submit":"  Apricot   jam "}"#])
         #expect(first.status == 0)

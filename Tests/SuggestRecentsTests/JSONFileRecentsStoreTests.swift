@@ -266,4 +266,22 @@ struct JSONFileRecentsStoreTests {
         #expect(stored.map(\.uses).reduce(0, +) == 100)
         #expect(providers.allSatisfy { $0.saveProblem == nil })
     }
+
+    @Test func aStoreWhoseCountsAddUpPastIntMaxLoadsAndIsSavedAgain() throws {
+        let entry = #""uses": 4611686018427387904, "score": 1e308, "firstUsed": 1795000000, "lastUsed": 1795000000"#
+        try Data(
+            #"{"version": 1, "entries": [ {"text": "Python", \#(entry)}, {"text": "python", \#(entry)} ]}"#.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        let provider = makeProvider()
+        #expect(provider.loadProblem == nil)
+        #expect(provider.searches.count == 1)
+        #expect(provider.searches[0].uses == Int.max)
+        #expect(provider.searches[0].score.isFinite)
+        provider.record("python")
+        provider.record("rust")
+        #expect(provider.saveProblem == nil)
+        let reloaded = makeProvider()
+        #expect(reloaded.searches.first { $0.key == "python" }?.uses == Int.max)
+        #expect(reloaded.searches.allSatisfy { $0.score.isFinite })
+    }
 }
