@@ -128,6 +128,16 @@ extension PrefixIndex {
         }
         let meta = try section(UInt64.self, "meta")
         guard meta.count >= 7 else { throw fail(.corrupt("meta section too short")) }
+        // Counts come from the file: check them against its size before any arithmetic or allocation uses them
+        // (every entry and every infix position takes at least 4 bytes of the payload).
+        let limit = UInt64(payload.count / 4)
+        guard meta[0] <= limit else { throw fail(.corrupt("entry count \(meta[0]) exceeds what the file can hold")) }
+        guard meta[1] <= limit else {
+            throw fail(.corrupt("infix position count \(meta[1]) exceeds what the file can hold"))
+        }
+        guard let skippedLines = Int(exactly: meta[2]) else {
+            throw fail(.corrupt("skipped line count \(meta[2]) is out of range"))
+        }
         let n = Int(meta[0])
         let m = Int(meta[1])
         let source = String(decoding: try section(UInt8.self, "source"), as: UTF8.self)
@@ -193,7 +203,7 @@ extension PrefixIndex {
             weights: weights,
             scopeIndices: scopeIndices,
             scopeNames: scopeNames,
-            skippedLines: Int(meta[2])
+            skippedLines: skippedLines
         )
         self.init(
             dictionary: dictionary,
@@ -256,7 +266,8 @@ struct SectionReader {
 /// page cache straight into the index's arrays.
 enum MappedFile {
     static func withContents<R>(ofFile path: String, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-        let fd = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a regular file).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return body(nil) }
         defer { close(fd) }
         var info = stat()
