@@ -23,13 +23,16 @@ extension PrefixIndex {
     static let headerSize = 40
 
     /// Saves the index (with its dictionary) to `path`, atomically.
-    /// - Throws: ``PrefixIndexError`` when the file cannot be written.
+    ///
+    /// A symbolic link at `path` is written through (its target is replaced, the link stays); an existing file that
+    /// is not a regular file (a FIFO, `/dev/full`) is refused; a full disk is an error, and the old file is then
+    /// left as it was.
+    /// - Throws: ``PrefixIndexError`` when the file cannot be written, with the reason (`No space left on device`).
     public func write(toFile path: String) throws(PrefixIndexError) {
-        let bytes = serialized()
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFileWriter.write(serialized(), to: path)
         } catch {
-            throw PrefixIndexError(.unwritable(String(describing: error.localizedDescription)), file: path)
+            throw PrefixIndexError(.unwritable(error.reason), file: path)
         }
     }
 
@@ -90,6 +93,10 @@ extension PrefixIndex {
     /// Loads an index saved by ``write(toFile:)`` with one read of the file; no rebuilding.
     /// - Throws: ``PrefixIndexError`` when the file is missing, truncated, corrupt, or of another format version.
     public init(contentsOfFile path: String) throws(PrefixIndexError) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw PrefixIndexError(.notARegularFile(AtomicFileWriter.kind(of: info.st_mode)), file: path)
+        }
         let result = MappedFile.withContents(ofFile: path) { raw -> Result<PrefixIndex, PrefixIndexError> in
             guard let raw else { return .failure(PrefixIndexError(.unreadable, file: path)) }
             return Result { () throws(PrefixIndexError) -> PrefixIndex in
