@@ -70,6 +70,8 @@ public struct EngineConfiguration: Sendable {
         registry: ProviderRegistry,
         cache: DictionaryCache = DictionaryCache()
     ) throws(ConfigurationErrors) {
+        // Editors on Windows may start a UTF-8 file with a byte order mark: it is not part of the JSON, skip it.
+        let json = json.starts(with: JSONParser.byteOrderMark) ? Array(json.dropFirst(3)) : json
         let document: JSONValue
         do {
             document = try JSONParser.parse(json)
