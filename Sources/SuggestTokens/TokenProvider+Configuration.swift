@@ -312,22 +312,25 @@ extension TokenProvider {
         return values
     }
 
-    /// A vocabulary file: one entry per line (UTF-8); blank lines are skipped, spaces around entries trimmed.
+    /// A vocabulary file: one entry per line (UTF-8); blank lines are skipped, spaces around entries trimmed. Read
+    /// as every text file is (``TextFile``): `\r\n` line ends and a byte order mark are not part of any entry.
     struct FileError: Error, CustomStringConvertible {
         var description: String
     }
 
     static func readFile(_ path: String) throws(FileError) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw FileError(description: exists ? "cannot read \(path)" : "no such file: \(path)")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw FileError(description: "\(path) is not valid UTF-8")
+        let bytes: [UInt8]
+        do {
+            bytes = try TextFile.read(path)
+        } catch {
+            throw FileError(description: error == .missing ? "no such file: \(path)" : "\(path): \(error.description)")
         }
         var values: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let entry = trimmed(String(line))
+        for line in TextLines(bytes) {
+            guard let text = String(validating: bytes[line.range], as: UTF8.self) else {
+                throw FileError(description: "\(path):\(line.number): not valid UTF-8")
+            }
+            let entry = trimmed(text)
             if !entry.isEmpty { values.append(entry) }
         }
         return values

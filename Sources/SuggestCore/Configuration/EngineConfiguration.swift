@@ -33,14 +33,14 @@ public struct EngineConfiguration: Sendable {
     /// Reads the configuration file at `path`; relative paths inside resolve against its folder.
     /// - Throws: ``ConfigurationErrors`` listing every problem.
     public init(contentsOf path: String, registry: ProviderRegistry) throws(ConfigurationErrors) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ConfigurationErrors([
-                ConfigurationError(file: path, message: exists ? "cannot be read" : "no such file")
-            ])
+        let data: [UInt8]
+        do {
+            data = try TextFile.read(path)
+        } catch {
+            throw ConfigurationErrors([ConfigurationError(file: path, message: error.description)])
         }
         let folder = (path as NSString).deletingLastPathComponent
-        try self.init(json: [UInt8](data), file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
+        try self.init(json: data, file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
     }
 
     /// Reads the configuration file at `url`.
@@ -71,7 +71,7 @@ public struct EngineConfiguration: Sendable {
         cache: DictionaryCache = DictionaryCache()
     ) throws(ConfigurationErrors) {
         // Editors on Windows may start a UTF-8 file with a byte order mark: it is not part of the JSON, skip it.
-        let json = json.starts(with: JSONParser.byteOrderMark) ? Array(json.dropFirst(3)) : json
+        let json = TextFile.withoutByteOrderMark(json)
         let document: JSONValue
         do {
             document = try JSONParser.parse(json)
