@@ -25,6 +25,7 @@ struct Batch: ParsableCommand {
             // One answer per line, blank lines included: an answer that cannot be written stops the stream.
             try Console.outOrExit(processor.answer(line))
         }
+        try RecentsCheck.saveOrFail(configuration)
     }
 
     /// Reads one line of raw bytes (no UTF-8 repair: invalid input must be reported, not replaced).

@@ -140,3 +140,26 @@ struct JSONWriter {
 
     static func error(_ message: String) -> String { "{\"error\":\(quoted(message))}" }
 }
+
+/// Recent searches that could not be saved must not vanish at exit with status 0.
+enum RecentsCheck {
+    /// Tries once more to save each recents provider's unsaved changes; reports those that still fail on standard
+    /// error and exits with status 1.
+    static func saveOrFail(_ configuration: EngineConfiguration) throws {
+        var failed = false
+        for case let provider as RecentsProvider in configuration.slots.map(\.provider) {
+            let count = provider.unsavedChangeCount
+            guard count > 0 else { continue }
+            do {
+                try provider.synchronize()
+            } catch {
+                let changes = provider.unsavedChangeCount
+                Console.error(
+                    "error: \(provider.id): \(changes) change\(changes == 1 ? "" : "s") to the recent searches not saved: \(error)"
+                )
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SuggestCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -79,19 +80,10 @@ enum AtomicFileWriter {
 
     /// `path` with symbolic links followed to the file they name (which need not exist yet).
     static func resolveLinks(_ path: String) throws(Failure) -> String {
-        var current = path
-        for _ in 0..<40 {
-            var info = stat()
-            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink(current, &buffer, buffer.count - 1)
-            guard length >= 0 else { throw failure(errno, current) }
-            let destination = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            current = destination.hasPrefix("/")
-                ? destination
-                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(destination)
+        guard let target = SymbolicLinks.target(of: path) else {
+            throw Failure(reason: "too many levels of symbolic links, or a link that cannot be read")
         }
-        throw Failure(reason: "too many levels of symbolic links")
+        return target
     }
 
     static func failure(_ code: Int32, _ place: String?) -> Failure {
