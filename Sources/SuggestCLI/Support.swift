@@ -86,7 +86,9 @@ struct JSONWriter {
     /// huge score stays the largest, never 0); NaN prints as `null`.
     static func number(_ value: Double) -> String {
         if value.isNaN { return "null" }
-        if value.isInfinite { return value > 0 ? "\(Double.greatestFiniteMagnitude)" : "\(-Double.greatestFiniteMagnitude)" }
+        if value.isInfinite {
+            return value > 0 ? "\(Double.greatestFiniteMagnitude)" : "\(-Double.greatestFiniteMagnitude)"
+        }
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }
@@ -154,9 +156,8 @@ enum RecentsCheck {
                 try provider.synchronize()
             } catch {
                 let changes = provider.unsavedChangeCount
-                Console.error(
-                    "error: \(provider.id): \(changes) change\(changes == 1 ? "" : "s") to the recent searches not saved: \(error)"
-                )
+                let plural = changes == 1 ? "" : "s"
+                Console.error("error: \(provider.id): \(changes) change\(plural) to the recent searches not saved: \(error)")
                 failed = true
             }
         }

@@ -67,7 +67,8 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
         case .corrupt(let movedTo?):
             "\(path) is unreadable (\(reason)); it was kept as \(movedTo) and a new one started"
         case .corruptLeftAlone:
-            "\(path) is unreadable (\(reason)); it is left as it is until a search is saved, which keeps it as \(path).corrupt-<time> and starts a new one"
+            "\(path) is unreadable (\(reason)); it is left as it is until a search is saved, "
+                + "which keeps it as \(path).corrupt-<time> and starts a new one"
         case .corrupt(nil):
             "\(path) is unreadable (\(reason)) and could not be moved aside; it is left alone and not written"
         case .unsupportedVersion(let version):
