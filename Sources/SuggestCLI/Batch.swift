@@ -19,10 +19,13 @@ struct Batch: ParsableCommand {
     func run() throws {
         let configuration = try ConfigurationLoader.load(config)
         var processor = BatchProcessor(engine: configuration.makeEngine())
+        // A reader that goes away is a write error (EPIPE) reported below, not a silent death by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         while let line = readLineBytes() {
-            if line.isEmpty || line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            Console.out(processor.answer(line))
+            // One answer per line, blank lines included: an answer that cannot be written stops the stream.
+            try Console.outOrExit(processor.answer(line))
         }
+        try RecentsCheck.saveOrFail(configuration)
     }
 
     /// Reads one line of raw bytes (no UTF-8 repair: invalid input must be reported, not replaced).
@@ -45,10 +48,12 @@ struct BatchProcessor {
     var lastResult: SuggestionResult? = nil
 
     static let keys = ["text", "tokens", "scope", "submit", "select", "reset"]
+    static let tokenKeys = ["kind", "value", "display", "systemImage"]
 
     init(engine: SuggestionEngine) { self.engine = engine }
 
     mutating func answer(_ line: [UInt8]) -> String {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return JSONWriter.error("empty line") }
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -75,10 +80,29 @@ struct BatchProcessor {
         if let raw = object["tokens"] {
             guard case .array(let items) = raw else { return JSONWriter.error("tokens: expected an array") }
             for (i, item) in items.enumerated() {
-                guard let kind = item["kind"]?.stringValue, let value = item["value"]?.stringValue else {
+                guard case .object(let fields) = item, let kind = item["kind"]?.stringValue,
+                    let value = item["value"]?.stringValue
+                else {
                     return JSONWriter.error("tokens[\(i)]: expected {\"kind\": string, \"value\": string}")
                 }
-                tokens.append(SearchToken(kind: kind, value: value, display: item["display"]?.stringValue))
+                for key in fields.keys where !Self.tokenKeys.contains(key) {
+                    var message = "tokens[\(i)]: unknown key \"\(key)\""
+                    if let nearest = NearestName.nearest(to: key, in: Self.tokenKeys) {
+                        message += " — did you mean \"\(nearest)\"?"
+                    }
+                    return JSONWriter.error(message)
+                }
+                for key in ["display", "systemImage"] {
+                    if let field = fields[key], field.stringValue == nil {
+                        return JSONWriter.error("tokens[\(i)].\(key): expected a string, found \(field.kindDescription)")
+                    }
+                }
+                tokens.append(
+                    SearchToken(
+                        kind: kind, value: value, display: item["display"]?.stringValue,
+                        systemImage: item["systemImage"]?.stringValue
+                    )
+                )
             }
         }
         var scope: SearchScope? = nil

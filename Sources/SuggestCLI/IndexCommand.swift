@@ -34,10 +34,17 @@ struct Index: ParsableCommand {
         let fingerprint = data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: lenient) }
         let index = PrefixIndex(dictionary: loaded, sourceFingerprint: fingerprint)
         let path = output ?? ((dictionary as NSString).deletingPathExtension + ".idx")
+        if Self.isSameFile(path, dictionary) {
+            Console.error(
+                "error: \(path): is the dictionary \(dictionary) itself; refusing to overwrite it (give another --output)"
+            )
+            throw ExitCode(1)
+        }
         do {
             try index.write(toFile: path)
         } catch {
-            Console.error("error: \(path): \(error)")
+            // The error names the file and the reason (`No space left on device`, `not a regular file (a FIFO)`).
+            Console.error("error: \(error)")
             throw ExitCode(1)
         }
         let (seconds, attoseconds) = (ContinuousClock.now - start).components
@@ -45,5 +52,13 @@ struct Index: ParsableCommand {
         var line = "\(path): \(loaded.count) entries indexed in \(milliseconds) ms"
         if loaded.skippedLines > 0 { line += " (\(loaded.skippedLines) bad lines skipped)" }
         Console.out(line)
+    }
+
+    /// Whether `a` and `b` name one file (after links), so that writing `a` would destroy `b`.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat()
+        var y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 }

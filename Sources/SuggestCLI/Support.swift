@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Suggest
 
@@ -7,20 +8,33 @@ enum Console {
 
     static func error(_ line: String) { write(line, to: 2) }
 
+    /// Writes `line` to standard output; if that fails (disk full, closed, a reader gone), says so on standard error
+    /// and exits with status 1: a stream whose answers are lost must not look like a success.
+    static func outOrExit(_ line: String) throws {
+        let code = write(line, to: 1)
+        guard code == 0 else {
+            Console.error("error: cannot write to standard output: \(String(cString: strerror(code)))")
+            throw ExitCode(1)
+        }
+    }
+
     /// One `write(2)` loop per line: nothing is buffered, so a reader on a pipe sees each answer at once.
-    static func write(_ line: String, to descriptor: Int32) {
+    /// - Returns: 0, or the `errno` of the failed write.
+    @discardableResult
+    static func write(_ line: String, to descriptor: Int32) -> Int32 {
         var line = line
         line.append("\n")
-        line.withUTF8 { bytes in
+        return line.withUTF8 { bytes -> Int32 in
             var offset = 0
             while offset < bytes.count {
                 let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
                 offset += n
             }
+            return 0
         }
     }
 }
@@ -37,13 +51,10 @@ enum ConfigurationLoader {
             return try EngineConfiguration(contentsOf: path, registry: .builtIn)
         } catch {
             for e in error.errors { Console.error("error: \(e)") }
-            throw ExitCodeError.configuration
+            // The errors are printed: exit 1 without another line.
+            throw ExitCode(1)
         }
     }
-}
-
-enum ExitCodeError: Error {
-    case configuration
 }
 
 /// Builds JSON text by hand: fast, ordered keys, no Foundation bridging.
@@ -71,8 +82,13 @@ struct JSONWriter {
         return out + "\""
     }
 
+    /// A JSON number. JSON has no infinity: an infinite value prints as the largest finite one of its sign (so a
+    /// huge score stays the largest, never 0); NaN prints as `null`.
     static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
+        if value.isNaN { return "null" }
+        if value.isInfinite {
+            return value > 0 ? "\(Double.greatestFiniteMagnitude)" : "\(-Double.greatestFiniteMagnitude)"
+        }
         if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }
@@ -125,4 +141,26 @@ struct JSONWriter {
     }
 
     static func error(_ message: String) -> String { "{\"error\":\(quoted(message))}" }
+}
+
+/// Recent searches that could not be saved must not vanish at exit with status 0.
+enum RecentsCheck {
+    /// Tries once more to save each recents provider's unsaved changes; reports those that still fail on standard
+    /// error and exits with status 1.
+    static func saveOrFail(_ configuration: EngineConfiguration) throws {
+        var failed = false
+        for case let provider as RecentsProvider in configuration.slots.map(\.provider) {
+            let count = provider.unsavedChangeCount
+            guard count > 0 else { continue }
+            do {
+                try provider.synchronize()
+            } catch {
+                let changes = provider.unsavedChangeCount
+                let plural = changes == 1 ? "" : "s"
+                Console.error("error: \(provider.id): \(changes) change\(plural) to the recent searches not saved: \(error)")
+                failed = true
+            }
+        }
+        if failed { throw ExitCode(1) }
+    }
 }

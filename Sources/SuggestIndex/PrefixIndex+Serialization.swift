@@ -23,13 +23,16 @@ extension PrefixIndex {
     static let headerSize = 40
 
     /// Saves the index (with its dictionary) to `path`, atomically.
-    /// - Throws: ``PrefixIndexError`` when the file cannot be written.
+    ///
+    /// A symbolic link at `path` is written through (its target is replaced, the link stays); an existing file that
+    /// is not a regular file (a FIFO, `/dev/full`) is refused; a full disk is an error, and the old file is then
+    /// left as it was.
+    /// - Throws: ``PrefixIndexError`` when the file cannot be written, with the reason (`No space left on device`).
     public func write(toFile path: String) throws(PrefixIndexError) {
-        let bytes = serialized()
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try AtomicFileWriter.write(serialized(), to: path)
         } catch {
-            throw PrefixIndexError(.unwritable(String(describing: error.localizedDescription)), file: path)
+            throw PrefixIndexError(.unwritable(error.reason), file: path)
         }
     }
 
@@ -90,6 +93,10 @@ extension PrefixIndex {
     /// Loads an index saved by ``write(toFile:)`` with one read of the file; no rebuilding.
     /// - Throws: ``PrefixIndexError`` when the file is missing, truncated, corrupt, or of another format version.
     public init(contentsOfFile path: String) throws(PrefixIndexError) {
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw PrefixIndexError(.notARegularFile(AtomicFileWriter.kind(of: info.st_mode)), file: path)
+        }
         let result = MappedFile.withContents(ofFile: path) { raw -> Result<PrefixIndex, PrefixIndexError> in
             guard let raw else { return .failure(PrefixIndexError(.unreadable, file: path)) }
             return Result { () throws(PrefixIndexError) -> PrefixIndex in
@@ -128,6 +135,16 @@ extension PrefixIndex {
         }
         let meta = try section(UInt64.self, "meta")
         guard meta.count >= 7 else { throw fail(.corrupt("meta section too short")) }
+        // Counts come from the file: check them against its size before any arithmetic or allocation uses them
+        // (every entry and every infix position takes at least 4 bytes of the payload).
+        let limit = UInt64(payload.count / 4)
+        guard meta[0] <= limit else { throw fail(.corrupt("entry count \(meta[0]) exceeds what the file can hold")) }
+        guard meta[1] <= limit else {
+            throw fail(.corrupt("infix position count \(meta[1]) exceeds what the file can hold"))
+        }
+        guard let skippedLines = Int(exactly: meta[2]) else {
+            throw fail(.corrupt("skipped line count \(meta[2]) is out of range"))
+        }
         let n = Int(meta[0])
         let m = Int(meta[1])
         let source = String(decoding: try section(UInt8.self, "source"), as: UTF8.self)
@@ -193,7 +210,7 @@ extension PrefixIndex {
             weights: weights,
             scopeIndices: scopeIndices,
             scopeNames: scopeNames,
-            skippedLines: Int(meta[2])
+            skippedLines: skippedLines
         )
         self.init(
             dictionary: dictionary,
@@ -256,7 +273,8 @@ struct SectionReader {
 /// page cache straight into the index's arrays.
 enum MappedFile {
     static func withContents<R>(ofFile path: String, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
-        let fd = open(path, O_RDONLY)
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is then refused as not a regular file).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return body(nil) }
         defer { close(fd) }
         var info = stat()

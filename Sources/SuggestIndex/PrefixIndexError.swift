@@ -3,6 +3,7 @@ public struct PrefixIndexError: Error, Hashable, Sendable, CustomStringConvertib
     enum Code: Hashable, Sendable {
         case unreadable
         case unwritable(String)
+        case notARegularFile(String)
         case notAnIndex
         case unsupportedVersion(found: UInt32)
         case wrongByteOrder
@@ -33,6 +34,7 @@ public struct PrefixIndexError: Error, Hashable, Sendable, CustomStringConvertib
         switch code {
         case .unreadable: "\(file): cannot be read"
         case .unwritable(let reason): "\(file): cannot be written (\(reason))"
+        case .notARegularFile(let kind): "\(file): cannot be read (not a regular file: \(kind))"
         case .notAnIndex: "\(file): not a swift-suggest prefix index (bad magic bytes)"
         case .unsupportedVersion(let found):
             "\(file): prefix index format version \(found), this build reads version \(PrefixIndex.formatVersion); rebuild it"

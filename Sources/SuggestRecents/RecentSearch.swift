@@ -53,6 +53,12 @@ public struct RecentSearch: Hashable, Sendable, Codable {
         return query.tokens.map(\.display).joined(separator: ", ")
     }
 
+    /// `score` kept finite and positive: the largest finite `Double` instead of infinity (and instead of NaN, which
+    /// only an infinite score can produce here).
+    static func finite(_ score: Double) -> Double {
+        score.isFinite ? score : (score.isNaN || score > 0 ? .greatestFiniteMagnitude : .leastNonzeroMagnitude)
+    }
+
     /// The frecency at `date`: ``score`` halved for every `halfLife` seconds since ``lastUsed``.
     public func frecency(at date: Date, halfLife: Double) -> Double {
         score * exp2(-max(0, date.timeIntervalSince(lastUsed)) / halfLife)

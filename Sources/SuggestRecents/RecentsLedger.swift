@@ -66,8 +66,13 @@ struct RecentsLedger: Sendable {
         let newer = search.lastUsed >= existing.lastUsed
         let gap = abs(search.lastUsed.timeIntervalSince(existing.lastUsed))
         let decay = exp2(-gap / halfLife)
-        existing.score = newer ? existing.score * decay + search.score : existing.score + search.score * decay
-        existing.uses += search.uses
+        // Counts and scores come from files: they saturate instead of trapping (uses) or reaching infinity (score,
+        // which would make the next save fail and print as nothing useful).
+        existing.score = RecentSearch.finite(
+            newer ? existing.score * decay + search.score : existing.score + search.score * decay
+        )
+        let (uses, overflow) = existing.uses.addingReportingOverflow(search.uses)
+        existing.uses = overflow ? Int.max : uses
         existing.firstUsed = min(existing.firstUsed, search.firstUsed)
         if newer {
             existing.lastUsed = search.lastUsed

@@ -14,8 +14,9 @@ extension RecentsProvider {
     ///   Without it the searches are kept in memory only.
     /// - `ephemeral`: keep the searches in memory only and never touch `store` (a private mode you can switch on
     ///   without removing `store`).
-    /// - `capacity` (1 to 100000), `halfLifeDays` (more than 0), `recordSelections`, `systemImage` (`""` for none).
-    /// - `exclude.minLength`: fewer characters than this (tokens aside) and a search is not remembered;
+    /// - `capacity` (1 to 100000), `halfLifeDays` (more than 0, at most 36500), `recordSelections`, `systemImage`
+    ///   (`""` for none).
+    /// - `exclude.minLength` (0 to 10000): fewer characters than this (tokens aside) and a search is not remembered;
     ///   `exclude.patterns`: Swift `Regex` patterns, matched case-insensitively anywhere in the text and token values.
     public struct Configuration: Decodable, Sendable {
         public struct Exclude: Decodable, Sendable {
@@ -64,11 +65,17 @@ extension RecentsProvider {
         guard (1...100_000).contains(configuration.capacity) else {
             throw context.error(at: "capacity", "expected an integer from 1 to 100000, found \(configuration.capacity)")
         }
-        guard configuration.halfLifeDays > 0, configuration.halfLifeDays.isFinite else {
-            throw context.error(at: "halfLifeDays", "expected a number of days greater than 0, found \(configuration.halfLifeDays)")
+        guard configuration.halfLifeDays > 0, configuration.halfLifeDays <= 36_500 else {
+            throw context.error(
+                at: "halfLifeDays",
+                "expected a number of days greater than 0 and at most 36500, found \(configuration.halfLifeDays)"
+            )
         }
-        guard configuration.exclude.minLength >= 0 else {
-            throw context.error(at: "exclude.minLength", "expected an integer of 0 or more, found \(configuration.exclude.minLength)")
+        guard (0...10_000).contains(configuration.exclude.minLength) else {
+            throw context.error(
+                at: "exclude.minLength",
+                "expected an integer from 0 to 10000, found \(configuration.exclude.minLength)"
+            )
         }
         let exclusion: RecentsExclusion
         do {

@@ -145,6 +145,11 @@ public final class RecentsProvider: ConfigurableProvider {
     /// Why the last save failed, if it did (the changes are kept and saved with the next one).
     public var saveProblem: String? { state.withLock { $0.saveProblem } }
 
+    /// How many changes (searches recorded, removed, cleared) are not in the store yet because saving them failed
+    /// (disk full, a read-only file or folder). Before the app quits, call ``synchronize()``: it throws when they
+    /// still cannot be saved, so that they are never dropped silently.
+    public var unsavedChangeCount: Int { state.withLock { $0.pending.count } }
+
     /// The whole search (text, tokens, scope) a suggestion from this provider stands for, to put back in the field;
     /// nil if `suggestion` is not a remembered search.
     public func storedQuery(for suggestion: Suggestion) -> SearchQuery? {
@@ -195,7 +200,7 @@ public final class RecentsProvider: ConfigurableProvider {
     }
 
     /// Saves what is not saved yet and takes in what other providers or processes sharing the store saved.
-    /// - Throws: the store's error.
+    /// - Throws: the store's error; ``unsavedChangeCount`` then says how many changes are not saved.
     public func synchronize() throws {
         guard store != nil else { return }
         if let error = commitPending(evenIfNothingChanged: true) { throw error }

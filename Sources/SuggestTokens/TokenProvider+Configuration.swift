@@ -9,8 +9,8 @@ extension TokenProvider {
     ///   "delimiters": [","],             // default [","]; [] turns delimiters off
     ///   "convertOnSpace": true,          // a vocabulary entry followed by a space becomes a token
     ///   "engine": "pcre2",               // or "swift" (Swift Regex); default pcre2 when the build has it
-    ///   "matchLimit": 100000,            // PCRE2 match limit per pattern and keystroke
-    ///   "maxSuggestedTokens": 8,
+    ///   "matchLimit": 100000,            // PCRE2 match limit per pattern and keystroke, 1000 to 100000000
+    ///   "maxSuggestedTokens": 8,         // 0 to 1000
     ///   "rules": [ { "kind": "from", "pattern": "\\bfrom:(?<value>\\S+)", "display": "From: $value",
     ///                "systemImage": "person", "values": ["alice", "alex"], "editText": "from:$value" } ],
     ///   "vocabulary": { "ingredient": ["Chicken", "Beef"],
@@ -145,11 +145,11 @@ extension TokenProvider {
                 )
             }
         }
-        if configuration.maxSuggestedTokens < 0 {
+        if !(0...1_000).contains(configuration.maxSuggestedTokens) {
             errors.append(
                 context.error(
                     at: "maxSuggestedTokens",
-                    "expected 0 or more, found \(configuration.maxSuggestedTokens)"
+                    "expected an integer from 0 to 1000, found \(configuration.maxSuggestedTokens)"
                 )
             )
         }
@@ -312,22 +312,25 @@ extension TokenProvider {
         return values
     }
 
-    /// A vocabulary file: one entry per line (UTF-8); blank lines are skipped, spaces around entries trimmed.
+    /// A vocabulary file: one entry per line (UTF-8); blank lines are skipped, spaces around entries trimmed. Read
+    /// as every text file is (``TextFile``): `\r\n` line ends and a byte order mark are not part of any entry.
     struct FileError: Error, CustomStringConvertible {
         var description: String
     }
 
     static func readFile(_ path: String) throws(FileError) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw FileError(description: exists ? "cannot read \(path)" : "no such file: \(path)")
-        }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            throw FileError(description: "\(path) is not valid UTF-8")
+        let bytes: [UInt8]
+        do {
+            bytes = try TextFile.read(path)
+        } catch {
+            throw FileError(description: error == .missing ? "no such file: \(path)" : "\(path): \(error.description)")
         }
         var values: [String] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let entry = trimmed(String(line))
+        for line in TextLines(bytes) {
+            guard let text = String(validating: bytes[line.range], as: UTF8.self) else {
+                throw FileError(description: "\(path):\(line.number): not valid UTF-8")
+            }
+            let entry = trimmed(text)
             if !entry.isEmpty { values.append(entry) }
         }
         return values

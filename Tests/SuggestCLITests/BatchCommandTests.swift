@@ -79,5 +79,77 @@ struct BatchCommandTests {
         let output = try CLIRunner.run(["batch", "--config", CLIRunner.fixture("broken.json")], lines: [])
         #expect(output.status == 1)
         #expect(output.stderr.contains(#"unknown provider type "statik""#))
+        // Only the errors: no stray "Error: configuration" line after them.
+        let lines = output.stderr.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { $0.hasPrefix("error: ") }, "\(output.stderr)")
+    }
+
+    @Test func blankLinesAreAnsweredToo() throws {
+        let output = try CLIRunner.run(
+            ["batch", "--config", config], lines: [#"{"text":"a"}"#, "", "   ", "\t\r", #"{"reset":true}"#]
+        )
+        #expect(output.status == 0)
+        #expect(output.lines.count == 5)
+        #expect(Array(output.lines[1...3]) == Array(repeating: #"{"error":"empty line"}"#, count: 3))
+        #expect(output.lines[4] == #"{"reset":true}"#)
+    }
+
+    @Test func tokensWithUnknownKeysOrNonStringFieldsAreErrors() throws {
+        let output = try CLIRunner.run(
+            ["batch", "--config", config],
+            lines: [
+                #"{"text":"a","tokens":[{"kind":"k","value":"v","dispaly":"V"}]}"#,
+                #"{"text":"a","tokens":[{"kind":"k","value":"v","display":5}]}"#,
+                #"{"text":"a","tokens":[{"kind":"k","value":"v","systemImage":["x"]}]}"#,
+                #"{"text":"a","tokens":[{"kind":"k","value":"v","display":"V","systemImage":"tag"}]}"#,
+            ]
+        )
+        #expect(output.lines.count == 4)
+        #expect(output.lines[0] == #"{"error":"tokens[0]: unknown key \"dispaly\" — did you mean \"display\"?"}"#)
+        #expect(output.lines[1] == #"{"error":"tokens[0].display: expected a string, found number 5"}"#)
+        #expect(output.lines[2] == #"{"error":"tokens[0].systemImage: expected a string, found an array"}"#)
+        let tokens = try CLIRunner.json(output.lines[3])["tokens"] as? [[String: String]]
+        #expect(tokens == [["kind": "k", "value": "v", "display": "V", "systemImage": "tag"]])
+    }
+
+    /// Runs `suggest batch` through the shell, so that standard output can be `/dev/full` or closed.
+    func runInShell(_ redirection: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #"printf '{"text":"a"}\n{"text":"b"}\n' | "$0" batch --config "$1" \#(redirection)"#,
+            CLIRunner.executable.path, config,
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func anAnswerThatCannotBeWrittenStopsWithAnError() throws {
+        let full = try runInShell(">/dev/full")
+        #expect(full.status == 1)
+        #expect(full.stderr == "error: cannot write to standard output: No space left on device\n")
+        let closed = try runInShell(">&-")
+        #expect(closed.status == 1)
+        #expect(closed.stderr == "error: cannot write to standard output: Bad file descriptor\n")
+    }
+
+    @Test func aConfigurationStartingWithAByteOrderMarkIsRead() throws {
+        let folder = NSTemporaryDirectory() + "suggest-bom-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/bom.suggest.json"
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"version":1,"providers":[{"type":"static","items":[{"title":"Apple"}]}]}"#.utf8))
+            .write(to: URL(fileURLWithPath: path))
+        let validate = try CLIRunner.run(["validate", path])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let output = try CLIRunner.run(["batch", "--config", path], lines: [#"{"text":"ap"}"#])
+        #expect(output.status == 0)
+        #expect(output.lines.first?.contains(#""text":"Apple""#) == true)
     }
 }

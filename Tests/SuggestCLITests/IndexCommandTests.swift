@@ -40,4 +40,53 @@ struct IndexCommandTests {
         let missing = try CLIRunner.run(["index", folder + "/none.tsv"])
         #expect(missing.status == 1)
     }
+
+    @Test func neverOverwritesTheInputDictionary() throws {
+        let folder = try temporaryFolder()
+        let original = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("fruits.tsv")))
+        // A dictionary whose name ends in .idx (the default output is itself), -o naming it, -o a link to it.
+        let dictionary = folder + "/fruits.idx"
+        try original.write(to: URL(fileURLWithPath: dictionary))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.idx", withDestinationPath: dictionary)
+        for arguments in [[dictionary], [dictionary, "-o", dictionary], [dictionary, "-o", folder + "/link.idx"]] {
+            let output = try CLIRunner.run(["index"] + arguments)
+            #expect(output.status == 1, "\(arguments)")
+            #expect(output.stderr.contains("refusing to overwrite it"), "\(output.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dictionary)) == original)
+        }
+    }
+
+    @Test func writesThroughASymbolicLinkAndKeepsTheLink() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.copyItem(atPath: CLIRunner.fixture("fruits.tsv"), toPath: folder + "/fruits.tsv")
+        try FileManager.default.createFolder(folder + "/real")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.idx", withDestinationPath: "real/fruits.idx")
+        let output = try CLIRunner.run(["index", folder + "/fruits.tsv", "-o", folder + "/link.idx"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.idx") == "real/fruits.idx")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/real/fruits.idx")).starts(with: Array("SGPREFIX".utf8)))
+    }
+
+    @Test func refusesFilesThatAreNotRegularAndNamesTheReason() throws {
+        let folder = try temporaryFolder()
+        let fifo = folder + "/out.idx"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let cases = [
+            (fifo, "error: \(fifo): cannot be written (not a regular file (a FIFO))\n"),
+            ("/dev/full", "error: /dev/full: cannot be written (not a regular file (a character device))\n"),
+            (folder + "/none/out.idx", "error: \(folder)/none/out.idx: cannot be written (\(folder)/none: No such file or directory)\n"),
+        ]
+        for (path, expected) in cases {
+            let output = try CLIRunner.run(["index", CLIRunner.fixture("fruits.tsv"), "-o", path])
+            #expect(output.status == 1)
+            #expect(output.stderr == expected)
+            #expect(!output.stderr.contains("NSCocoaErrorDomain"))
+        }
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
+    }
+}
+
+extension FileManager {
+    func createFolder(_ path: String) throws { try createDirectory(atPath: path, withIntermediateDirectories: true) }
 }

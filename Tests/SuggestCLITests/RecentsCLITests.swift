@@ -26,6 +26,63 @@ struct RecentsCLITests {
         try CLIRunner.run(["batch", "--config", config], lines: lines)
     }
 
+    @Test func aStoreWhoseCountsAddUpPastIntMaxWorksWithEveryCommand() throws {
+        // Two spellings of one search, each with 2^62 uses and a score near the largest Double.
+        let entry = #""uses": 4611686018427387904, "score": 1e308, "firstUsed": 1795000000, "lastUsed": 1795000000"#
+        try Data(
+            #"{"version": 1, "entries": [ {"text": "Python", \#(entry)}, {"text": "python", \#(entry)} ]}"#.utf8
+        ).write(to: URL(fileURLWithPath: storePath))
+        let validate = try CLIRunner.run(["validate", config])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let listed = try CLIRunner.json(try #require(list.lines.first))
+        #expect(listed["uses"] as? Int == Int.max)
+        // An infinite frecency prints as the largest number, not 0.
+        #expect((listed["frecency"] as? Double ?? 0) > 1e300)
+        let output = try batch([#"{"submit":"python"}"#, #"{"text":""}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        let suggestions = try #require(try CLIRunner.json(output.lines[1])["suggestions"] as? [[String: Any]])
+        #expect((suggestions.first?["score"] as? Double ?? 0) > 0)
+        let again = try batch([#"{"submit":"rust"}"#])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try String(contentsOfFile: storePath, encoding: .utf8).contains("rust"))
+    }
+
+    @Test func validateAndListHaveNoSideEffectsOnACorruptStore() throws {
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: storePath))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let validate = try CLIRunner.run(["validate", config])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        _ = try CLIRunner.run(["recents", "list", "--config", config])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before, "no rename, no lock file")
+        #expect(try String(contentsOfFile: storePath, encoding: .utf8) == "{ not json")
+    }
+
+    @Test func searchesThatCannotBeSavedAreReportedAndExitWithOne() throws {
+        let first = try batch([#"{"submit":"kept"}"#])
+        #expect(first.status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: storePath)
+        let output = try batch([#"{"submit":"lost"}"#, #"{"text":""}"#])
+        #expect(output.status == 1)
+        #expect(output.lines.count == 2, "every line still answered")
+        let suggestions = try #require(try CLIRunner.json(output.lines[1])["suggestions"] as? [[String: Any]])
+        #expect(suggestions.compactMap { $0["text"] as? String }.contains("kept"), "a read-only store is still read")
+        #expect(output.stderr.hasPrefix("error: history: 1 change to the recent searches not saved: "), "\(output.stderr)")
+        #expect(output.stderr.contains("read-only (mode 0444)"))
+        #expect(try String(contentsOfFile: storePath, encoding: .utf8).contains("kept"))
+        #expect(!(try String(contentsOfFile: storePath, encoding: .utf8).contains("lost")))
+    }
+
+    @Test func aSymlinkedStoreStaysALink() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: storePath, withDestinationPath: "data/history.json")
+        let output = try batch([#"{"submit":"linked"}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: storePath) == "data/history.json")
+        #expect(try String(contentsOfFile: folder + "/data/history.json", encoding: .utf8).contains("linked"))
+    }
+
     @Test func batchRemembersSubmittedSearchesAcrossRuns() throws {
         let first = try batch([#"{"submit":"apple pie"}"#, #"{"submit":"  Apricot   jam "}"#])
         #expect(first.status == 0)

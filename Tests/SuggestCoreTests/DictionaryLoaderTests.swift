@@ -66,4 +66,21 @@ struct DictionaryLoaderTests {
         for _ in 0..<3 { _ = cache.artifact("index:" + path) { builds += 1; return builds } }
         #expect(builds == 1)
     }
+
+    @Test func aFIFOIsRefusedWithoutBlocking() throws {
+        let path = Fixture.temporaryDirectory() + "/words.tsv"
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: DictionaryError(file: path, message: "not a regular file (a FIFO)")) {
+            try DictionaryLoader.load(path: path)
+        }
+    }
+
+    @Test func crlfLinesAndAByteOrderMarkReadLikePlainLines() throws {
+        let path = Fixture.temporaryDirectory() + "/windows.tsv"
+        try Data([0xEF, 0xBB, 0xBF] + Array("alpha\t2\r\nbeta\t1\tscope\r\n\r\ngamma\r\n".utf8))
+            .write(to: URL(fileURLWithPath: path))
+        let dictionary = try DictionaryLoader.load(path: path)
+        #expect((0..<dictionary.count).map { dictionary.text(at: $0) } == ["alpha", "beta", "gamma"])
+        #expect(dictionary.scopeNames == ["scope"])
+    }
 }

@@ -33,4 +33,13 @@ struct JSONParserTests {
             try JSONParser.parse(String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
         }
     }
+
+    @Test func aByteOrderMarkIsNamedAsSuch() {
+        do {
+            _ = try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8))
+            Issue.record("parsed a document starting with a byte order mark")
+        } catch {
+            #expect(error.description == "1:1: unexpected byte order mark (U+FEFF), expected a value")
+        }
+    }
 }

@@ -114,4 +114,41 @@ struct SerializationTests {
             #expect(error.description == "/nonexistent/words.idx: cannot be read")
         }
     }
+
+    /// A copy of `bytes` with meta value `slot` set to `value` and the checksum made valid again.
+    func withMeta(_ bytes: [UInt8], slot: Int, _ value: UInt64) -> [UInt8] {
+        var bytes = bytes
+        let payloadStart = PrefixIndex.headerSize
+        bytes.withUnsafeMutableBytes { raw in
+            // The meta section comes first: its byte count, then the UInt64s.
+            raw.storeBytes(of: value, toByteOffset: payloadStart + 8 + 8 * slot, as: UInt64.self)
+            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[payloadStart...]))
+            raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
+        }
+        return bytes
+    }
+
+    @Test(arguments: [
+        (0, UInt64(1) << 63, "entry count 9223372036854775808 exceeds what the file can hold"),
+        (0, UInt64.max, "entry count 18446744073709551615 exceeds what the file can hold"),
+        (0, UInt64(Int.max), "entry count 9223372036854775807 exceeds what the file can hold"),
+        (0, UInt64(1_000_000), "entry count 1000000 exceeds what the file can hold"),
+        (1, UInt64(1) << 63, "infix position count 9223372036854775808 exceeds what the file can hold"),
+        (2, UInt64(1) << 63, "skipped line count 9223372036854775808 is out of range"),
+    ])
+    func metaCountsBeyondTheFileWithAValidChecksumAreErrors(slot: Int, value: UInt64, message: String) {
+        expectError(withMeta(index.serialized(), slot: slot, value), message)
+    }
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let path = temporaryPath()
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        do {
+            _ = try PrefixIndex(contentsOfFile: path)
+            Issue.record("loaded a FIFO")
+        } catch {
+            #expect(error.description == "\(path): cannot be read (not a regular file: a FIFO)")
+        }
+    }
 }

@@ -129,20 +129,21 @@ struct JSONFileRecentsStoreTests {
         #expect(provider.searches.isEmpty)
         let problem = try #require(provider.loadProblem)
         #expect(problem.contains("unreadable"))
-        let aside = files(in: folder).filter { $0.hasPrefix("recents.json.corrupt-") }
-        #expect(aside.count == 1)
-        #expect(problem.contains(aside[0]))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == garbage, "kept byte for byte")
-        #expect(!FileManager.default.fileExists(atPath: path))
+        // Reading has no side effects: the file stays until a search is saved.
+        #expect(files(in: folder) == ["recents.json"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
 
         // The keystroke's diagnostics say so, until the store has been saved again.
         let engine = SuggestionEngine(slots: [ProviderSlot(provider, section: "Recent")])
         let notes = engine.suggestions(for: "").diagnostics.notes
         #expect(notes.count == 1)
         #expect(notes.first?.hasPrefix("recent: could not read recent searches: ") == true)
-        #expect(notes.first?.contains(aside[0]) == true)
+        #expect(notes.first?.contains("recents.json.corrupt-") == true)
 
         provider.record("fresh start")
+        let aside = files(in: folder).filter { $0.hasPrefix("recents.json.corrupt-") }
+        try #require(aside.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == garbage, "kept byte for byte")
         #expect(try fileTexts() == ["fresh start"])
         #expect(engine.suggestions(for: "").diagnostics.notes.isEmpty)
         #expect(provider.loadProblem != nil, "still available to the app")
@@ -163,6 +164,8 @@ struct JSONFileRecentsStoreTests {
         let provider = makeProvider()
         #expect(provider.searches.isEmpty)
         #expect(provider.loadProblem != nil)
+        #expect(files(in: folder) == ["recents.json"], "left alone until a search is saved")
+        provider.record("x")
         #expect(files(in: folder).contains { $0.hasPrefix("recents.json.corrupt-") })
     }
 
@@ -179,7 +182,7 @@ struct JSONFileRecentsStoreTests {
     @Test func twoCorruptFilesInTheSameSecondGetDistinctNames() throws {
         for _ in 0..<2 {
             try Data("garbage".utf8).write(to: URL(fileURLWithPath: path))
-            _ = makeProvider()
+            makeProvider().record("x")
         }
         #expect(files(in: folder).filter { $0.hasPrefix("recents.json.corrupt-") }.count == 2)
     }
@@ -265,5 +268,78 @@ struct JSONFileRecentsStoreTests {
         #expect(stored.count == 5)
         #expect(stored.map(\.uses).reduce(0, +) == 100)
         #expect(providers.allSatisfy { $0.saveProblem == nil })
+    }
+
+    @Test func aStoreWhoseCountsAddUpPastIntMaxLoadsAndIsSavedAgain() throws {
+        let entry = #""uses": 4611686018427387904, "score": 1e308, "firstUsed": 1795000000, "lastUsed": 1795000000"#
+        try Data(
+            #"{"version": 1, "entries": [ {"text": "Python", \#(entry)}, {"text": "python", \#(entry)} ]}"#.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        let provider = makeProvider()
+        #expect(provider.loadProblem == nil)
+        #expect(provider.searches.count == 1)
+        #expect(provider.searches[0].uses == Int.max)
+        #expect(provider.searches[0].score.isFinite)
+        provider.record("python")
+        provider.record("rust")
+        #expect(provider.saveProblem == nil)
+        let reloaded = makeProvider()
+        #expect(reloaded.searches.first { $0.key == "python" }?.uses == Int.max)
+        #expect(reloaded.searches.allSatisfy { $0.score.isFinite })
+    }
+
+    // MARK: Links, permissions, unsaved changes
+
+    func mode(_ file: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as! Int
+    }
+
+    @Test func aSymlinkedStoreIsWrittenThroughAndStaysALink() throws {
+        try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "real/store.json")
+        let provider = makeProvider()
+        provider.record("through the link")
+        provider.record("again")
+        #expect(provider.saveProblem == nil)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path) == "real/store.json")
+        #expect(files(in: folder) == ["real", "recents.json"], "lock and temporary files sit next to the target")
+        #expect(files(in: folder + "/real") == ["store.json", "store.json.lock"])
+        #expect(try fileTexts() == ["again", "through the link"])
+        #expect(makeProvider().searches.count == 2)
+    }
+
+    @Test func aReadOnlyStoreIsReadButNeverRewrittenAndTheChangesAreReported() throws {
+        makeProvider().record("kept")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let provider = makeProvider()
+        #expect(provider.loadProblem == nil)
+        #expect(provider.searches.map(\.query.text) == ["kept"], "still read")
+        provider.record("new")
+        #expect(provider.searches.count == 2, "kept in memory")
+        #expect(provider.saveProblem?.contains("read-only (mode 0444)") == true, "\(provider.saveProblem ?? "")")
+        #expect(provider.unsavedChangeCount == 1)
+        #expect(throws: RecentsStoreError.self) { try provider.synchronize() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(try mode(path) == 0o444)
+    }
+
+    @Test func aReplacedFileKeepsItsMode() throws {
+        makeProvider().record("a")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+        makeProvider().record("b")
+        #expect(try mode(path) == 0o640)
+        #expect(try fileTexts() == ["a", "b"])
+    }
+
+    @Test func changesThatCannotBeSavedAreCountedAndThrownBySynchronize() throws {
+        // Nobody can create files in /proc, not even root.
+        let provider = makeProvider(JSONFileRecentsStore(path: "/proc/suggest-recents-test.json"))
+        #expect(provider.loadProblem == nil)
+        provider.record("lost?")
+        #expect(provider.saveProblem != nil)
+        #expect(provider.unsavedChangeCount == 1)
+        #expect(throws: RecentsStoreError.self) { try provider.synchronize() }
+        #expect(provider.searches.map(\.query.text) == ["lost?"])
     }
 }

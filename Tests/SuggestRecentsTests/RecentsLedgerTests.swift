@@ -64,4 +64,17 @@ struct RecentsLedgerTests {
         #expect(ledger.searches[0].uses == 3)
         #expect(ledger.searches[0].score == 2)
     }
+
+    @Test func usesSaturateAndScoresStayFiniteWhenTwoSpellingsMerge() {
+        // Numbers as a file may hold them: two spellings of one search, each with 2^62 uses and the largest score.
+        let huge = RecentSearch(query: SearchQuery(text: "Python"), firstUsed: t0, lastUsed: t0, uses: 1 << 62,
+            score: .greatestFiniteMagnitude)
+        var other = huge
+        other.query.text = "python"
+        let ledger = RecentsLedger([huge, other], halfLife: day)
+        #expect(ledger.count == 1)
+        #expect(ledger.searches[0].uses == Int.max)
+        #expect(ledger.searches[0].score == .greatestFiniteMagnitude)
+        #expect(ledger.entriesByRank[0].entry.rankKey.isFinite)
+    }
 }

@@ -84,6 +84,17 @@ struct PatternTests {
             }
         }
 
+        @Test func pcre2RefusesBackslashCWhichCouldSplitAUTF8Character() {
+            do {
+                _ = try PatternEngine.pcre2.compile(#"from:\C+"#)
+                Issue.record("compiled \\C")
+            } catch {
+                #expect(error.kind == .compile)
+                #expect(error.offset == 7)
+                #expect(error.description == "using \\C is disabled by the application at offset 7")
+            }
+        }
+
         @Test func pcre2PatternsAreJITCompiled() throws {
         let compiled = try #require(try PatternEngine.pcre2.compile(#"\bfrom:(?<value>\S+)"#) as? PCRE2Pattern)
         #expect(compiled.isJIT)

@@ -101,7 +101,7 @@ struct TokenConfigurationTests {
             )
         )
         #expect(found.contains("providers[0].matchLimit: expected an integer from 1000 to 100000000, found 5"))
-        #expect(found.contains("providers[0].maxSuggestedTokens: expected 0 or more, found -1"))
+        #expect(found.contains("providers[0].maxSuggestedTokens: expected an integer from 0 to 1000, found -1"))
         #expect(found.contains("providers[0].delimiters[0]: a delimiter must not be empty"))
     }
 
@@ -162,4 +162,48 @@ struct TokenConfigurationTests {
         let result = try #require(try provider.extractTokens(from: "#quick ", submitting: false))
         #expect(result.tokens == [SearchToken(kind: "tag", value: "quick")])
     }
+
+    @Test func vocabularyFilesWithCRLFAndAByteOrderMarkGiveCleanEntries() throws {
+        let folder = NSTemporaryDirectory() + "suggest-vocabulary-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data([0xEF, 0xBB, 0xBF] + Array("Chicken\r\nBeef\r\n\r\n Sweet Potato \r\n".utf8))
+            .write(to: URL(fileURLWithPath: folder + "/windows.txt"))
+        let configuration = try EngineConfiguration(
+            json: #"{ "version": 1, "providers": [ { "type": "tokens", "vocabulary": { "food": { "file": "windows.txt" } } } ] }"#,
+            baseDirectory: folder,
+            registry: Self.registry
+        )
+        let provider = try #require(configuration.slots.first?.provider as? TokenProvider)
+        #expect(provider.vocabulary.tokens.map(\.value) == ["Chicken", "Beef", "Sweet Potato"])
+        #expect(configuration.makeEngine().suggestions(for: "beef ").tokens == [SearchToken(kind: "food", value: "Beef")])
+    }
+
+    @Test func aVocabularyFileThatIsAFIFOIsRefusedWithoutBlocking() throws {
+        let folder = NSTemporaryDirectory() + "suggest-vocabulary-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/fifo.txt", 0o600) == 0)
+        do {
+            _ = try EngineConfiguration(
+                json: #"{ "version": 1, "providers": [ { "type": "tokens", "vocabulary": { "a": { "file": "fifo.txt" } } } ] }"#,
+                baseDirectory: folder,
+                registry: Self.registry
+            )
+            Issue.record("read a FIFO")
+        } catch {
+            #expect(error.errors.map(\.description) == [
+                "providers[0].vocabulary.a.file: \(folder)/fifo.txt: not a regular file (a FIFO)"
+            ])
+        }
+    }
+
+    #if PCRE2
+        @Test func backslashCInARuleIsALocatedError() {
+            #expect(
+                errors(#"{ "version": 1, "providers": [ { "type": "tokens", "rules": [ { "kind": "k", "pattern": "a\\C" } ] } ] }"#)
+                    == ["providers[0].rules[0].pattern: using \\C is disabled by the application at offset 3"]
+            )
+        }
+    #endif
 }

@@ -33,14 +33,14 @@ public struct EngineConfiguration: Sendable {
     /// Reads the configuration file at `path`; relative paths inside resolve against its folder.
     /// - Throws: ``ConfigurationErrors`` listing every problem.
     public init(contentsOf path: String, registry: ProviderRegistry) throws(ConfigurationErrors) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw ConfigurationErrors([
-                ConfigurationError(file: path, message: exists ? "cannot be read" : "no such file")
-            ])
+        let data: [UInt8]
+        do {
+            data = try TextFile.read(path)
+        } catch {
+            throw ConfigurationErrors([ConfigurationError(file: path, message: error.description)])
         }
         let folder = (path as NSString).deletingLastPathComponent
-        try self.init(json: [UInt8](data), file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
+        try self.init(json: data, file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
     }
 
     /// Reads the configuration file at `url`.
@@ -70,6 +70,8 @@ public struct EngineConfiguration: Sendable {
         registry: ProviderRegistry,
         cache: DictionaryCache = DictionaryCache()
     ) throws(ConfigurationErrors) {
+        // Editors on Windows may start a UTF-8 file with a byte order mark: it is not part of the JSON, skip it.
+        let json = TextFile.withoutByteOrderMark(json)
         let document: JSONValue
         do {
             document = try JSONParser.parse(json)
@@ -217,8 +219,8 @@ extension EngineConfiguration {
                     }
                     var quota: Int? = nil
                     if let q = object["quota"] {
-                        if case .number(let n) = q, let v = Int(exactly: n), v >= 0 { quota = v } else {
-                            fail(.at(path + ".quota", "expected a non-negative integer, found \(q.kindDescription)"))
+                        if case .number(let n) = q, let v = Int(exactly: n), (0...1000).contains(v) { quota = v } else {
+                            fail(.at(path + ".quota", "expected an integer from 0 to 1000, found \(q.kindDescription)"))
                         }
                     }
                     rules.append(.init(title: title, quota: quota))
@@ -264,8 +266,8 @@ extension EngineConfiguration {
             ids.insert(id)
             var weight = 1.0
             if let value = object["weight"] {
-                if case .number(let n) = value, n >= 0 { weight = n } else {
-                    fail(.at(path + ".weight", "expected a number of 0 or more, found \(value.kindDescription)"))
+                if case .number(let n) = value, (0...1e6).contains(n) { weight = n } else {
+                    fail(.at(path + ".weight", "expected a number from 0 to 1000000, found \(value.kindDescription)"))
                 }
             }
             var section = registered.defaultSection

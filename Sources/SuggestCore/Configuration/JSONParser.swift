@@ -36,6 +36,9 @@ public struct JSONParser: Sendable {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// The UTF-8 byte order mark, which a file may start with (``EngineConfiguration`` skips it).
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     /// The offset of the first byte that is not valid UTF-8, if any.
     public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         var i = 0
@@ -262,6 +265,7 @@ public struct JSONParser: Sendable {
         guard i < bytes.count else { return "end of input" }
         let b = bytes[i]
         if b >= 0x20 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        if bytes[i...].starts(with: Self.byteOrderMark) { return "byte order mark (U+FEFF)" }
         return "byte 0x\(String(b, radix: 16))"
     }
 

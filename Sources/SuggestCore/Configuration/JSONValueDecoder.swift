@@ -146,10 +146,10 @@ struct ValueDecoder: Decoder {
             guard case .bool(let b) = value else { throw mismatch("true or false") }
             return b as! T
         case is Double.Type:
-            guard case .number(let n) = value else { throw mismatch("a number") }
+            guard case .number(let n) = value, n.isFinite else { throw mismatch("a number") }
             return n as! T
         case is Float.Type:
-            guard case .number(let n) = value else { throw mismatch("a number") }
+            guard case .number(let n) = value, Float(n).isFinite else { throw mismatch("a number within Float's range") }
             return Float(n) as! T
         case is Int.Type:
             return try integer(Int.self) as! T
@@ -168,11 +168,12 @@ struct ValueDecoder: Decoder {
         }
     }
 
+    /// Every integer read from a configuration goes through here: a number that is not whole, or beyond what `I`
+    /// holds (`1e19` for `Int`), is an error at this path that states the range — never a trap.
+    /// Keys with a narrower valid range read themselves with `decodeIfPresent(_:forKey:in:)`.
     func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-        guard case .number(let n) = value else { throw mismatch(I.isSigned ? "an integer" : "a non-negative integer") }
-        guard n == n.rounded(), let i = I(exactly: n) else {
-            throw mismatch(I.isSigned ? "an integer" : "a non-negative integer")
-        }
+        guard case .number(let n) = value, n.isFinite, n == n.rounded() else { throw mismatch("an integer") }
+        guard let i = I(exactly: n) else { throw mismatch("an integer from \(I.min) to \(I.max)") }
         return i
     }
 }

@@ -29,17 +29,16 @@ public enum DictionaryLoader: Sendable {
     /// - Parameter lenient: skip bad lines (and count them in ``WeightedDictionary/skippedLines``) instead of failing.
     /// - Throws: ``DictionaryError`` naming `file:line`.
     public static func load(path: String, lenient: Bool = false) throws(DictionaryError) -> WeightedDictionary {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                throw DictionaryError(
-                    file: path,
-                    message: isDirectory.boolValue ? "is a folder, not a dictionary file" : "cannot be read"
-                )
-            }
-            throw DictionaryError(file: path, message: "no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try TextFile.read(path)
+        } catch {
+            throw DictionaryError(
+                file: path,
+                message: error == .folder ? "is a folder, not a dictionary file" : error.description
+            )
         }
-        return try parse([UInt8](data), source: path, lenient: lenient)
+        return try parse(bytes, source: path, lenient: lenient)
     }
 
     /// Parses TSV bytes.
@@ -51,19 +50,11 @@ public enum DictionaryLoader: Sendable {
         var builder = WeightedDictionary.Builder()
         builder.textBytes.reserveCapacity(bytes.count)
         var skipped = 0
-        var lineNumber = 0
-        var start = 0
-        let count = bytes.count
-        // Skip a UTF-8 byte order mark.
-        if count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
-        while start < count {
-            lineNumber += 1
-            var end = start
-            while end < count && bytes[end] != 0x0A { end += 1 }
-            let next = end + 1
-            var lineEnd = end
-            if lineEnd > start && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            defer { start = next }
+        // The lines as every text file is read (a byte order mark skipped, `\r\n` accepted).
+        for line in TextLines(bytes) {
+            let lineNumber = line.number
+            let start = line.range.lowerBound
+            let lineEnd = line.range.upperBound
             // Blank (whitespace only) and comment lines.
             var firstNonSpace = start
             while firstNonSpace < lineEnd && (bytes[firstNonSpace] == 0x20 || bytes[firstNonSpace] == 0x09) {

@@ -1,4 +1,5 @@
 import Foundation
+import SuggestCore
 import Synchronization
 
 #if canImport(Darwin)
@@ -17,16 +18,20 @@ import Musl
 /// - **Shared:** writes happen under an advisory lock (`flock` on `recents.json.lock`), and each one re-reads the
 ///   file and merges its changes into it, so two processes (or two engines) using one file add up instead of
 ///   overwriting each other.
-/// - **Unreadable file:** it is renamed to `recents.json.corrupt-<UTC timestamp>` (never overwritten or deleted) and
-///   reported; the store starts empty. A file from a newer format version is left alone and not written to.
-/// - **Private:** files are created with mode 0600.
+/// - **Unreadable file:** reported, and the store starts empty; the first write renames it to
+///   `recents.json.corrupt-<UTC timestamp>` (never overwritten or deleted). A file from a newer format version is
+///   left alone and not written to.
+/// - **Reading has no side effects:** ``load()`` takes no lock, creates no file and renames nothing (so
+///   `suggest validate` and a store in a read-only folder are only read).
+/// - **Links and permissions:** a symbolic link is written through (its target is replaced, the link stays; the
+///   lock and temporary files sit next to the target). A file without write permission (mode 0444) is read but never
+///   written: changes are then reported as not saved. A replaced file keeps its mode; a new one gets 0600.
 public final class JSONFileRecentsStore: RecentsStore {
     /// The file format version this build writes (and the newest it reads).
     public static let formatVersion = 1
 
     /// The file's path.
     public let path: String
-    var lockPath: String { path + ".lock" }
 
     /// Set when the file must not be written (a newer format version, or an unreadable file that could not be moved).
     private let readOnlyReason = Locked<String?>(nil)
@@ -43,11 +48,28 @@ public final class JSONFileRecentsStore: RecentsStore {
         self.crashAfterBytes = crashAfterBytes
     }
 
+    /// Reads the searches. No lock, no new file, no rename: the file is only ever replaced by a rename, so a read
+    /// sees one whole version. An unreadable file is reported and left as it is (the next write moves it aside).
     public func load() throws -> [RecentSearch] {
-        try withFileLock {
-            let (searches, problem) = try readForUpdate()
-            if let problem { throw problem }
-            return searches ?? []
+        let file = try target()
+        switch readFile(file) {
+        case .missing:
+            return []
+        case .failed(let code, let text):
+            throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
+        case .data(let data):
+            do {
+                return try RecentsFile.decode(data)
+            } catch {
+                switch error {
+                case .newerVersion(let version):
+                    let problem = RecentsStoreError.unsupportedVersion(version, path: path)
+                    readOnlyReason.withLock { $0 = problem.description }
+                    throw problem
+                case .corrupt(let reason):
+                    throw RecentsStoreError.corruptLeftAlone(path: path, reason: reason)
+                }
+            }
         }
     }
 
@@ -56,28 +78,43 @@ public final class JSONFileRecentsStore: RecentsStore {
         merge: ([RecentSearch]?) throws -> [RecentSearch]
     ) throws -> [RecentSearch] {
         if let reason = readOnlyReason.withLock({ $0 }) { throw RecentsStoreError.readOnly(path: path, reason: reason) }
-        return try withFileLock {
-            let (stored, problem) = try readForUpdate()
+        let file = try target()
+        var info = stat()
+        if stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o222 == 0 {
+            // Nobody may write it: someone made it read-only on purpose. Read it, never replace it.
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw RecentsStoreError.readOnly(path: path, reason: "the file is read-only (mode 0\(mode))")
+        }
+        return try withFileLock(file) {
+            let (stored, problem) = try readForUpdate(file)
             if let problem, !problem.isCorrupt || problem.movedTo == nil { throw problem }
             let merged = try merge(stored)
-            removeStaleTemporaryFiles()
-            try write(RecentsFile.encode(merged))
+            removeStaleTemporaryFiles(file)
+            try write(RecentsFile.encode(merged), to: file)
             return merged
         }
+    }
+
+    /// The file the store reads and writes: `path`, or the file its symbolic links lead to.
+    private func target() throws -> String {
+        guard let file = SymbolicLinks.target(of: path) else {
+            throw RecentsStoreError.io("follow the link", path: path, errno: ELOOP, reason: Self.errorText(ELOOP))
+        }
+        return file
     }
 
     // MARK: Reading
 
     /// Reads the file under the lock. Missing: `[]`. Unreadable: moved aside, `nil` and a corrupt error. Newer
     /// version: the store turns read-only, `nil` and the error.
-    private func readForUpdate() throws -> ([RecentSearch]?, RecentsStoreError?) {
+    private func readForUpdate(_ file: String) throws -> ([RecentSearch]?, RecentsStoreError?) {
         let data: Data
-        switch readFile() {
+        switch readFile(file) {
         case .missing:
             return ([], nil)
         case .failed(let code, let text):
             if code == EACCES || code == EISDIR || code == EIO {
-                return (nil, moveAside(reason: text))
+                return (nil, moveAside(file, reason: text))
             }
             throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
         case .data(let bytes):
@@ -92,7 +129,7 @@ public final class JSONFileRecentsStore: RecentsStore {
                 readOnlyReason.withLock { $0 = problem.description }
                 return (nil, problem)
             case .corrupt(let reason):
-                return (nil, moveAside(reason: reason))
+                return (nil, moveAside(file, reason: reason))
             }
         }
     }
@@ -103,13 +140,18 @@ public final class JSONFileRecentsStore: RecentsStore {
         case failed(Int32, String)
     }
 
-    private func readFile() -> ReadResult {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    private func readFile(_ file: String) -> ReadResult {
+        // O_NONBLOCK: a FIFO must not block the reader; it is refused as not a regular file.
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             let code = errno
             return code == ENOENT ? .missing : .failed(code, Self.errorText(code))
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failed(errno, Self.errorText(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { return .failed(EISDIR, Self.errorText(EISDIR)) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failed(EINVAL, "not a regular file") }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -126,16 +168,16 @@ public final class JSONFileRecentsStore: RecentsStore {
     }
 
     /// Renames the unreadable file to `<path>.corrupt-<timestamp>`; if that fails, the store turns read-only.
-    private func moveAside(reason: String) -> RecentsStoreError {
+    private func moveAside(_ file: String, reason: String) -> RecentsStoreError {
         let stamp = Self.timestamp(Date())
-        var target = "\(path).corrupt-\(stamp)"
+        var target = "\(file).corrupt-\(stamp)"
         var n = 2
         while access(target, F_OK) == 0 {
-            target = "\(path).corrupt-\(stamp)-\(n)"
+            target = "\(file).corrupt-\(stamp)-\(n)"
             n += 1
         }
-        if rename(path, target) == 0 {
-            syncDirectory()
+        if rename(file, target) == 0 {
+            syncDirectory(file)
             return .corrupt(path: path, movedTo: target, reason: reason)
         }
         let problem = RecentsStoreError.corrupt(path: path, movedTo: nil, reason: reason)
@@ -148,11 +190,14 @@ public final class JSONFileRecentsStore: RecentsStore {
     private static let temporaryCounter = Atomic<Int>(0)
 
     /// Writes `data` to a temporary file, flushes it, and renames it over the file.
-    private func write(_ data: Data) throws {
+    private func write(_ data: Data, to file: String) throws {
         let serial = Self.temporaryCounter.wrappingAdd(1, ordering: .relaxed).oldValue
-        let temporary = "\(path).tmp-\(getpid())-\(serial)"
+        let temporary = "\(file).tmp-\(getpid())-\(serial)"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ioError("create \(temporary)") }
+        // A replaced file keeps its permissions (0640 stays 0640); a new one stays 0600.
+        var existing = stat()
+        if stat(file, &existing) == 0 { _ = fchmod(fd, existing.st_mode & 0o777) }
         var length = data.count
         if let crashAfterBytes { length = min(length, crashAfterBytes) }
         let written = data.withUnsafeBytes { raw -> Int in
@@ -178,18 +223,22 @@ public final class JSONFileRecentsStore: RecentsStore {
             unlink(temporary)
             throw error
         }
-        close(fd)
-        guard rename(temporary, path) == 0 else {
+        guard close(fd) == 0 else {
+            let error = ioError("write \(temporary)")
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, file) == 0 else {
             let error = ioError("rename \(temporary)")
             unlink(temporary)
             throw error
         }
-        syncDirectory()
+        syncDirectory(file)
     }
 
     /// Temporary files left by a writer that died. Only called under the lock, when no other writer is active.
-    private func removeStaleTemporaryFiles() {
-        let url = URL(fileURLWithPath: path)
+    private func removeStaleTemporaryFiles(_ file: String) {
+        let url = URL(fileURLWithPath: file)
         let folder = url.deletingLastPathComponent().path
         let prefix = url.lastPathComponent + ".tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
@@ -199,8 +248,8 @@ public final class JSONFileRecentsStore: RecentsStore {
     }
 
     /// Makes a rename durable.
-    private func syncDirectory() {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    private func syncDirectory(_ file: String) {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().path
         let fd = open(folder, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
@@ -209,9 +258,11 @@ public final class JSONFileRecentsStore: RecentsStore {
 
     // MARK: Locking
 
-    /// Runs `body` holding an exclusive `flock` on `<path>.lock`. `flock` locks belong to the open file, so two
-    /// stores in one process exclude each other as two processes do.
-    private func withFileLock<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` holding an exclusive `flock` on `<file>.lock` (next to the link's target, so that a link and its
+    /// target share one lock). `flock` locks belong to the open file, so two stores in one process exclude each other
+    /// as two processes do.
+    private func withFileLock<T>(_ file: String, _ body: () throws -> T) throws -> T {
+        let lockPath = file + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ioError("open lock file \(lockPath)") }
         defer { close(fd) }

@@ -2,6 +2,7 @@
 public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     enum Code: Hashable, Sendable {
         case corrupt(movedTo: String?)
+        case corruptLeftAlone
         case unsupportedVersion(Int)
         case readOnly
         case io(operation: String, errno: Int32)
@@ -26,6 +27,12 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
         RecentsStoreError(.corrupt(movedTo: movedTo), path: path, reason: reason)
     }
 
+    /// The stored searches could not be decoded when read; the file is left as it is until the next write, which
+    /// moves it aside.
+    public static func corruptLeftAlone(path: String, reason: String) -> RecentsStoreError {
+        RecentsStoreError(.corruptLeftAlone, path: path, reason: reason)
+    }
+
     /// The file was written by a newer version of swift-suggest; it is left alone and not written to.
     public static func unsupportedVersion(_ version: Int, path: String) -> RecentsStoreError {
         RecentsStoreError(.unsupportedVersion(version), path: path, reason: "file format version \(version)")
@@ -43,8 +50,10 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
 
     /// Whether this error says the file was unreadable (and moved aside).
     public var isCorrupt: Bool {
-        if case .corrupt = code { return true }
-        return false
+        switch code {
+        case .corrupt, .corruptLeftAlone: return true
+        default: return false
+        }
     }
 
     /// Where the unreadable file was moved, for ``isCorrupt`` errors.
@@ -57,6 +66,9 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
         switch code {
         case .corrupt(let movedTo?):
             "\(path) is unreadable (\(reason)); it was kept as \(movedTo) and a new one started"
+        case .corruptLeftAlone:
+            "\(path) is unreadable (\(reason)); it is left as it is until a search is saved, "
+                + "which keeps it as \(path).corrupt-<time> and starts a new one"
         case .corrupt(nil):
             "\(path) is unreadable (\(reason)) and could not be moved aside; it is left alone and not written"
         case .unsupportedVersion(let version):

@@ -29,7 +29,9 @@
             source = pattern
             var errorCode: Int32 = 0
             var errorOffset = 0
-            let options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP)
+            // NEVER_BACKSLASH_C: `\C` matches one byte even inside a UTF-8 character, so a match (and the text
+            // moved into a token) could split a character and corrupt the person's text: refuse it at compile time.
+            let options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP) | UInt32(PCRE2_NEVER_BACKSLASH_C)
             var patternCopy = pattern
             let compiled = patternCopy.withUTF8 { bytes -> OpaquePointer? in
                 // An empty buffer may have a nil base address; PCRE2 accepts any pointer with length 0.

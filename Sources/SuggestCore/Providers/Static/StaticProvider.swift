@@ -13,8 +13,10 @@ public struct StaticProvider: ConfigurableProvider {
         public var completion: Suggestion.Completion
         public var subtitle: String?
         public var systemImage: String?
-        /// Ranks items inside a tier (default 1).
+        /// Ranks items inside a tier (default 1; 0 to ``maximumPopularity``).
         public var popularity: Double
+        /// The largest `popularity` a configuration may give (keeps scores finite).
+        public static let maximumPopularity = 1e12
 
         public init(
             title: String,
@@ -51,18 +53,15 @@ public struct StaticProvider: ConfigurableProvider {
                     message: "give either \"completion\" or \"token\", not both"
                 )
             }
-            let popularity = try c.decodeIfPresent(Double.self, forKey: .popularity) ?? 1
-            if popularity < 0 {
-                throw ConfigurationError(
-                    path: JSONPath.string(c.codingPath + [CodingKeys.popularity]),
-                    message: "expected a number of 0 or more, found \(popularity)"
-                )
-            }
+            let subtitle = try c.decodeIfPresent(String.self, forKey: .subtitle)
+            let systemImage = try c.decodeIfPresent(String.self, forKey: .systemImage)
+            // Last, so that the other keys are known even when it is out of range.
+            let popularity = try c.decodeIfPresent(Double.self, forKey: .popularity, in: 0...Self.maximumPopularity) ?? 1
             self.init(
                 title: title,
                 completion: token.map { .token($0) } ?? text.map { .text($0) },
-                subtitle: try c.decodeIfPresent(String.self, forKey: .subtitle),
-                systemImage: try c.decodeIfPresent(String.self, forKey: .systemImage),
+                subtitle: subtitle,
+                systemImage: systemImage,
                 popularity: popularity
             )
         }
@@ -72,6 +71,8 @@ public struct StaticProvider: ConfigurableProvider {
         public var items: [Item]
         /// How many items (from the top of the list) to show on an empty field: none by default.
         public var showWhenEmpty: Int
+        /// The numbers `showWhenEmpty` may be (`true` means all items).
+        public static let showWhenEmptyRange = 0...1_000_000
 
         public init(items: [Item], showWhenEmpty: Int = 0) {
             self.items = items
@@ -86,11 +87,13 @@ public struct StaticProvider: ConfigurableProvider {
             switch try c.decodeIfPresent(JSONValue.self, forKey: .showWhenEmpty) {
             case nil, .bool(false)?: showWhenEmpty = 0
             case .bool(true)?: showWhenEmpty = Int.max
-            case .number(let n)? where n >= 0 && n == n.rounded(): showWhenEmpty = Int(n)
+            case .number(let n)? where Int(exactly: n).map(Self.showWhenEmptyRange.contains) == true:
+                showWhenEmpty = Int(n)
             case let other?:
                 throw ConfigurationError(
                     path: JSONPath.string(c.codingPath + [CodingKeys.showWhenEmpty]),
-                    message: "expected true, false or a number of items, found \(other.kindDescription)"
+                    message: "expected true, false or a number of items from 0 to \(Self.showWhenEmptyRange.upperBound), "
+                        + "found \(other.kindDescription)"
                 )
             }
         }
