@@ -59,11 +59,17 @@ Metrics (each for the engine's list and for the ideal list; "difference" = engin
   had 10 (0 for the ideal by definition).
 - duplicate lists (diagnostic): share of typed keystrokes whose list holds two suggestions with the same folded key
   (e.g. "Café" and "cafe"; "django-rest" and "django_rest").
-- latency: the `micros` of every text line (empty field included): p50, p99, p99.9 (nearest rank) and max.
+- latency: the `micros` of every text line (empty field included): p50, p99, p99.9 (nearest rank) and max, with
+  the three slowest texts.
 - misspellings (word list, engine only; an ideal prefix list scores ~0 there): a separate `suggest batch` process
   with the same configuration and nothing ever submitted (so no recent searches), `{"reset":true}` between words.
   Each misspelling is typed letter by letter; recall@1 / recall@5 of `right` in the list after the whole misspelling
   ("full") and after the misspelling minus its last letter ("minus last letter"), for each half.
+
+--examples K adds up to K examples (one per distinct typed text or pair) of each oddity seen, with its count: short
+lists (with or without recent searches shown), two suggestions with one folded key, an exact fragment ranked first
+while a longer target is typed, a recent search shown that does not start with the typed text, and the targets the
+engine shows in its top 5 later than the ideal list does (largest gaps first).
 
 Robustness: an answer `{"error":...}`, an answer with provider `errors`, or a missing answer is counted and
 reported (a text line without an answer counts as an empty list), never a crash. A configuration the build refuses
@@ -344,12 +350,13 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[max(0, min(len(sorted_values) - 1, math.ceil(q * len(sorted_values)) - 1))]
 
 
-def latency_line(name: str, micros: list[float]) -> str:
+def latency_line(name: str, micros: list[float], slowest: list[tuple[float, str]]) -> str:
     m = sorted(micros)
     if not m:
         return f"- {name}: no timed keystrokes"
+    worst = ", ".join(f"{text!r} {us / 1000:.1f} ms" for us, text in slowest)
     return (f"- {name}: {len(m):,} keystrokes, p50 {percentile(m, 0.5):.1f} µs, p99 {percentile(m, 0.99):.1f} µs, "
-            f"p99.9 {percentile(m, 0.999):.1f} µs, max {m[-1]:.1f} µs")
+            f"p99.9 {percentile(m, 0.999):.1f} µs, max {m[-1]:.1f} µs (slowest: {worst})")
 
 
 # --------------------------------------------------------------------------------------------------- sessions
@@ -398,17 +405,22 @@ class Scores:
 
 
 class Examples:
+    """Up to `limit` examples of each kind, one per distinct `key` (a typed text, a pair), with the kind's count."""
+
     def __init__(self, limit: int):
         self.limit = limit
         self.kinds: dict[str, list[str]] = {}
+        self.keys: dict[str, set] = {}
         self.counts: dict[str, int] = {}
 
-    def add(self, kind: str, text) -> None:
+    def add(self, kind: str, key, text) -> None:
         if self.limit <= 0:
             return
         self.counts[kind] = self.counts.get(kind, 0) + 1
         bucket = self.kinds.setdefault(kind, [])
-        if len(bucket) < self.limit:
+        seen = self.keys.setdefault(kind, set())
+        if len(bucket) < self.limit and key not in seen:
+            seen.add(key)
             bucket.append(text() if callable(text) else text)
 
 
@@ -433,6 +445,8 @@ def run_sessions(name: str, binary: str, config: str, entries: list[tuple[str, i
     engine, best = Scores(), Scores()
     problems = Problems()
     micros: list[float] = []
+    slowest: list[tuple[float, str]] = []
+    gaps: list[tuple] = []
     answers = run.answers()
     started = time.monotonic()
     for t in targets:
@@ -445,42 +459,67 @@ def run_sessions(name: str, binary: str, config: str, entries: list[tuple[str, i
                 continue
             if isinstance(ans, dict) and isinstance(ans.get("micros"), (int, float)):
                 micros.append(float(ans["micros"]))
+                slowest.append((float(ans["micros"]), req["text"]))
+                if len(slowest) > 64:
+                    slowest.sort(reverse=True)
+                    del slowest[8:]
             keys = [fold(str(s.get("text", ""))) for s in sugg]
             ideal_keys = ideal.top(req["text"])
             eng_lists.append(keys)
             ideal_lists.append(ideal_keys)
             if req["text"]:
                 engine.typed += 1
+                typed = fold(req["text"])
+                recents = [k for k, s in zip(keys, sugg) if s.get("section") == "Recent"]
                 if len(keys) < LIMIT and len(ideal_keys) == LIMIT:
                     engine.short += 1
-                    examples.add(f"{name}: short list (ideal has 10)",
-                                 lambda: f"{req['text']!r} → {len(keys)}: {show(sugg)} | ideal: {', '.join(ideal_keys[:5])}, …")
+                    with_recents = "with" if recents else "without"
+                    examples.add(f"{name}: short list while the ideal has 10, {with_recents} recent searches shown",
+                                 req["text"], lambda: f"{req['text']!r} → {len(keys)}: {show(sugg)} | ideal: "
+                                 f"{', '.join(ideal_keys)}")
                 if len(set(keys)) < len(keys):
                     engine.dupes += 1
-                    examples.add(f"{name}: same folded key twice in a list", lambda: f"{req['text']!r} → {show(sugg)}")
-                typed = fold(req["text"])
+                    firsts: dict[str, str] = {}
+                    for k, s in zip(keys, sugg):
+                        if k in firsts:
+                            pair = (firsts[k], str(s.get("text")))
+                            examples.add(f"{name}: two suggestions with the same folded key", pair,
+                                         lambda: f"{pair[0]!r} and {pair[1]!r} (typed {req['text']!r})")
+                        else:
+                            firsts[k] = str(s.get("text"))
                 if keys and keys[0] == typed and typed != key and len(typed) < len(key):
-                    examples.add(f"{name}: exact fragment ranked first while typing a longer target",
+                    examples.add(f"{name}: exact fragment ranked first while typing a longer target", req["text"],
                                  lambda: f"target {t!r}, typed {req['text']!r} → {show(sugg, 5)}")
+                if typed and any(not k.startswith(typed) for k in recents):
+                    examples.add(f"{name}: recent search shown that does not start with the typed text", req["text"],
+                                 lambda: f"{req['text']!r} → {show(sugg, 5)}")
         if len(eng_lists) != len(t) + 1:  # the protocol went wrong: keep the lists aligned with i
             eng_lists = (eng_lists + [[]] * (len(t) + 1))[: len(t) + 1]
             ideal_lists = [ideal.top(t[:i]) for i in range(len(t) + 1)]
         engine.add_target(t, eng_lists)
         best.add_target(t, ideal_lists)
-        if len(examples.kinds.get(f"{name}: target never in the top 5", [])) < examples.limit:
-            if all(key not in k[:TOP] for k in eng_lists) and any(key in k[:TOP] for k in ideal_lists):
-                i = next(i for i, k in enumerate(ideal_lists) if key in k[:TOP])
-                examples.add(f"{name}: target never in the top 5", f"target {t!r}: ideal top 5 from {i} letters; "
-                             f"engine after {i}: {', '.join(eng_lists[i][:5])}")
+        e_at = next((i for i, k in enumerate(eng_lists) if key in k[:TOP]), len(t))
+        i_at = next((i for i, k in enumerate(ideal_lists) if key in k[:TOP]), len(t))
+        if e_at > i_at:
+            gaps.append((e_at - i_at, t, i_at, e_at, eng_lists[i_at][:TOP], ideal_lists[i_at][:TOP]))
     for _ in answers:
         pass
+    gaps.sort(key=lambda g: (-g[0], g[1]))
+    kind = f"{name}: the engine needs more keystrokes than the ideal list to show the target in its top 5"
+    for gap, t, i_at, e_at, eng, best_keys in gaps:
+        examples.add(kind, t, lambda: f"{t!r}: ideal after {i_at} ({t[:i_at]!r}), engine after {e_at}; "
+                     f"engine top 5 after {i_at}: {', '.join(eng)} | ideal: {', '.join(best_keys)}")
+    if gaps:
+        examples.counts[kind] = len(gaps)
     elapsed = time.monotonic() - started
     stderr = run.stderr_text()
     if run.proc.returncode != 0:
         problems.note(f"suggest batch exited with status {run.proc.returncode}: {stderr[:500]}")
+    slowest.sort(reverse=True)
     log(f"{name}: done in {elapsed:.1f} s ({problems.summary()})")
     return {"name": name, "n": n, "targets": targets, "engine": engine, "ideal": best, "problems": problems,
-            "micros": micros, "returncode": run.proc.returncode, "stderr": stderr, "elapsed": elapsed}
+            "micros": micros, "slowest": slowest[:3], "returncode": run.proc.returncode, "stderr": stderr,
+            "elapsed": elapsed}
 
 
 def run_misspellings(binary: str, config: str, pairs: list[tuple[str, str, str]]):
@@ -494,6 +533,7 @@ def run_misspellings(binary: str, config: str, pairs: list[tuple[str, str, str]]
     answers = run.answers()
     problems = Problems()
     micros: list[float] = []
+    slowest: list[tuple[float, str]] = []
     halves = {h: {"n": 0, "full1": 0, "full5": 0, "cut1": 0, "cut5": 0} for h in ("held-out", "tuning")}
     started = time.monotonic()
     for wrong, right, half in pairs:
@@ -505,6 +545,10 @@ def run_misspellings(binary: str, config: str, pairs: list[tuple[str, str, str]]
                 continue
             if isinstance(ans.get("micros") if isinstance(ans, dict) else None, (int, float)):
                 micros.append(float(ans["micros"]))
+                slowest.append((float(ans["micros"]), req["text"]))
+                if len(slowest) > 64:
+                    slowest.sort(reverse=True)
+                    del slowest[8:]
             lists[len(req["text"])] = [fold(str(s.get("text", ""))) for s in sugg]
         h = halves[half]
         h["n"] += 1
@@ -520,7 +564,8 @@ def run_misspellings(binary: str, config: str, pairs: list[tuple[str, str, str]]
     if run.proc.returncode != 0:
         problems.note(f"suggest batch exited with status {run.proc.returncode}: {stderr[:500]}")
     log(f"misspellings: done in {elapsed:.1f} s ({problems.summary()})")
-    return {"halves": halves, "problems": problems, "micros": micros, "returncode": run.proc.returncode,
+    slowest.sort(reverse=True)
+    return {"halves": halves, "problems": problems, "micros": micros, "slowest": slowest[:3], "returncode": run.proc.returncode,
             "stderr": stderr, "elapsed": elapsed}
 
 
@@ -659,9 +704,9 @@ def main() -> int:
     out.append("### Latency (`micros`, engine time per text line)")
     out.append("")
     for r in results:
-        out.append(latency_line(r["name"], r["micros"]))
+        out.append(latency_line(r["name"], r["micros"], r["slowest"]))
     if miss:
-        out.append(latency_line("misspellings", miss["micros"]))
+        out.append(latency_line("misspellings", miss["micros"], miss["slowest"]))
     out.append("")
     runs = [(r["name"], r["problems"]) for r in results] + ([("misspellings", miss["problems"])] if miss else [])
     if runs:

@@ -15,6 +15,7 @@ root=$(cd "$scripts/../.." && pwd)
 data="$root/Benchmarks/.data"
 mkdir -p "$data"
 
+original="$*"
 bin=""
 prev=""
 for arg in "$@"; do
@@ -45,4 +46,4 @@ if [ ${#need_pip[@]} -gt 0 ]; then
   python3 -m pip install -q "${need_pip[@]}" >&2
 fi
 
-exec nice -n 5 python3 "$scripts/quality-report.py" --cmdline "bash Benchmarks/Scripts/quality-report.sh $*" "$@"
+exec nice -n 5 python3 "$scripts/quality-report.py" --cmdline "bash Benchmarks/Scripts/quality-report.sh${original:+ $original}" "$@"
