@@ -252,15 +252,30 @@ class Ideal:
 # --------------------------------------------------------------------------------------------------- engine
 
 class BatchRun:
-    """One `suggest batch` process: writes every request from a thread, yields (request, answer or None)."""
+    """One `suggest batch` process: writes every request from a thread, yields (request, answer or None).
+
+    A watchdog kills the process when it has not answered for IDLE_TIMEOUT seconds (a hang is then reported as
+    missing answers, not waited on forever)."""
+
+    IDLE_TIMEOUT = 120.0
 
     def __init__(self, binary: str, config: str, requests: list[dict], stderr_path: str):
         self.requests = requests
         self.stderr_path = stderr_path
         self.proc = subprocess.Popen([binary, "batch", "--config", config], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=open(stderr_path, "wb"))
+        self.last_answer = time.monotonic()
+        self.timed_out = False
         self.writer = threading.Thread(target=self._write, daemon=True)
         self.writer.start()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self) -> None:
+        while self.proc.poll() is None:
+            time.sleep(1.0)
+            if time.monotonic() - self.last_answer > self.IDLE_TIMEOUT and self.proc.poll() is None:
+                self.timed_out = True
+                self.proc.kill()
 
     def _write(self) -> None:
         try:
@@ -280,6 +295,7 @@ class BatchRun:
         stdout = self.proc.stdout
         for req in self.requests:
             line = stdout.readline()
+            self.last_answer = time.monotonic()
             if not line:
                 yield req, None
                 continue
@@ -295,9 +311,12 @@ class BatchRun:
     def stderr_text(self) -> str:
         try:
             with open(self.stderr_path, encoding="utf-8", errors="replace") as f:
-                return f.read().strip()
+                text = f.read().strip()
         except OSError:
-            return ""
+            text = ""
+        if self.timed_out:
+            text = f"killed after {self.IDLE_TIMEOUT:.0f} s without an answer. {text}"
+        return text
 
 
 class Problems:
