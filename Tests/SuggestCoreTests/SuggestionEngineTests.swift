@@ -127,6 +127,7 @@ struct SuggestionEngineTests {
         // take their place among the suggestions instead of leaving the list short.
         var options = EngineOptions()
         options.limit = 6
+        options.sections = [.init(title: "Recent", quota: 3)]
         let recents = ["so", "she", "some", "say", "should"].map { candidate($0, .prefix, 1) }
         let words = [("so", 90.0), ("she", 80), ("some", 70), ("see", 60), ("said", 50), ("say", 40), ("should", 30)]
         let engine = SuggestionEngine(

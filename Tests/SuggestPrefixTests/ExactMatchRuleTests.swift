@@ -8,7 +8,7 @@ import Testing
 struct ExactMatchRuleTests {
     /// A word list holds fragments ("compr") beside the words they start.
     static let dictionary = WeightedDictionary(entries: [
-        ("compr", 24, nil), ("comprehensive", 22_900, nil), ("compress", 500, nil), ("comprise", 100, nil),
+        ("compr", 24, nil), ("comprehensive", 22_900, nil), ("compress", 500, nil), ("comprise", 60, nil),
         ("go", 1_000, nil), ("google", 500, nil), ("gopher", 50, nil),
     ])
     static let index = PrefixIndex(dictionary: dictionary)
@@ -20,7 +20,7 @@ struct ExactMatchRuleTests {
 
     @Test func theDictionaryDefaultLetsALightFragmentRankByPopularity() {
         #expect(PrefixProvider(index: Self.index).exactMatch == .dictionaryDefault)
-        // 24 × 10 = 240 ranks between "compress" (500) and "comprise" (100).
+        // 24 × 3 = 72 ranks between "compress" (500) and "comprise" (60).
         #expect(titles(nil, "compr") == ["comprehensive", "compress", "compr", "comprise"])
         // A heavy exact entry stays first.
         #expect(titles(nil, "go") == ["go", "google", "gopher"])

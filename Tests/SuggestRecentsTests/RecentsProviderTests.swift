@@ -274,10 +274,15 @@ struct RecentsProviderTests {
     @Test func theEngineShowsRecentsInTheirOwnSectionWithAQuota() throws {
         let provider = makeProvider()
         let fruits = StaticProvider(items: ["Apple", "Apricot", "Avocado", "Banana"].map { .init(title: $0) })
-        let engine = SuggestionEngine(slots: [
-            ProviderSlot(provider, section: "Recent"),
-            ProviderSlot(fruits),
-        ])
+        var options = EngineOptions()
+        options.sections = [.init(title: "Recent", quota: 3)]
+        let engine = SuggestionEngine(
+            slots: [
+                ProviderSlot(provider, section: "Recent"),
+                ProviderSlot(fruits),
+            ],
+            options: options
+        )
         for text in ["apple pie", "apricot jam", "avocado toast", "banana bread", "Apple"] {
             let submitted = engine.submit(SearchQuery(text: text))
             #expect(submitted.text == text)

@@ -24,7 +24,7 @@ public struct EngineOptions: Hashable, Sendable {
     /// How many suggestions a keystroke shows at most, over all sections.
     public var limit: Int = 8
     /// Section order and quotas. Sections no rule names follow in the order their providers are configured.
-    public var sections: [SectionRule] = [SectionRule(title: "Recent", quota: 3)]
+    public var sections: [SectionRule] = [SectionRule(title: "Recent", quota: 5)]
     /// When false, one merged list (titled ``SuggestionEngine/defaultSection``) in rank order; quotas still apply.
     public var groupsSections: Bool = true
     /// Applied in order after tier and score.

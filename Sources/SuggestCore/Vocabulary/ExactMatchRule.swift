@@ -32,7 +32,7 @@ public struct ExactMatchRule: Hashable, Sendable, CustomStringConvertible {
     public static let dictionaryDefault = ExactMatchRule.boost(ExactMatchRule.defaultBoost)
 
     /// The factor of `"exactMatch": "boost"` without a factor.
-    public static let defaultBoost: Double = 10
+    public static let defaultBoost: Double = 3
 
     /// The factor an exact match's popularity is multiplied by, or nil for ``first``.
     public var boostFactor: Double? {
