@@ -447,17 +447,38 @@ def show(suggestions: list[dict], n: int = LIMIT) -> str:
     return ", ".join(f"{s.get('text')!r}" + ("ᴿ" if s.get("section") == "Recent" else "") for s in suggestions[:n])
 
 
-def run_sessions(name: str, binary: str, config: str, entries: list[tuple[str, int]], ideal: Ideal,
-                 n: int, seed: int, examples: Examples):
+REFIND_RATE = 0.4  # Teevan et al. 2007, "Information re-retrieval: repeat queries in Yahoo's logs": ~40 %
+
+
+def draw_targets(name: str, entries: list[tuple[str, int]], n: int, seed: int, history: str) -> list[str]:
+    """The person's searches: by weight; with `refind`, each is with probability REFIND_RATE one of their own
+    earlier searches (each earlier search equally likely, so often-repeated ones more so), else drawn by weight."""
     rng = random.Random(f"{name}:{seed}")
     pool = [(t, w) for t, w in entries if fold(t)]
-    targets = rng.choices([t for t, _ in pool], weights=[w for _, w in pool], k=n)
+    if history != "refind":
+        return rng.choices([t for t, _ in pool], weights=[w for _, w in pool], k=n)
+    texts = [t for t, _ in pool]
+    cumulative = list(__import__("itertools").accumulate(w for _, w in pool))
+    targets: list[str] = []
+    for _ in range(n):
+        if targets and rng.random() < REFIND_RATE:
+            targets.append(rng.choice(targets))
+        else:
+            targets.append(rng.choices(texts, cum_weights=cumulative, k=1)[0])
+    return targets
+
+
+def run_sessions(name: str, binary: str, config: str, entries: list[tuple[str, int]], ideal: Ideal,
+                 n: int, seed: int, examples: Examples, history: str = "iid"):
+    targets = draw_targets(name, entries, n, seed, history)
+    label = f"{name} ({HISTORY_LABELS[history]})"
     requests: list[dict] = []
     for t in targets:
         requests.append({"text": ""})
         for i in range(1, len(t) + 1):
             requests.append({"text": t[:i]})
-        requests.append({"submit": t})
+        # Without history nothing is submitted (no recent searches); the protocol still takes two lines.
+        requests.append({"submit": t} if history != "none" else {"reset": True})
         requests.append({"reset": True})
     log(f"{name}: typing {n} targets ({len(requests):,} lines) through {binary} batch --config {config}")
     run = BatchRun(binary, config, requests, os.path.join(DATA, f"quality-{name}.stderr"))
@@ -536,7 +557,7 @@ def run_sessions(name: str, binary: str, config: str, entries: list[tuple[str, i
         problems.note(f"suggest batch exited with status {run.proc.returncode}: {stderr[:500]}")
     slowest.sort(reverse=True)
     log(f"{name}: done in {elapsed:.1f} s ({problems.summary()})")
-    return {"name": name, "n": n, "targets": targets, "engine": engine, "ideal": best, "problems": problems,
+    return {"name": label, "n": n, "targets": targets, "engine": engine, "ideal": best, "problems": problems,
             "micros": micros, "slowest": slowest[:3], "returncode": run.proc.returncode, "stderr": stderr,
             "elapsed": elapsed}
 
@@ -601,6 +622,13 @@ def write_config(path: str, dictionary: str, config_extra: dict, provider_extra:
         f.write("\n")
 
 
+HISTORY_LABELS = {
+    "none": "a new person: nothing submitted, no recent searches",
+    "refind": f"{int(REFIND_RATE * 100)} % of searches repeat the person's own earlier ones, all submitted",
+    "iid": "every search drawn by weight and submitted",
+}
+
+
 def dataset_table(result) -> list[str]:
     e, i = result["engine"], result["ideal"]
     rows = [("KSR@5", e.ksr(), i.ksr()),
@@ -631,6 +659,9 @@ def main() -> int:
     ap.add_argument("--config-extra", default="{}", help="JSON object merged into the configurations' top level")
     ap.add_argument("--provider-extra", default="{}", help="JSON object merged into the prefix and fuzzy entries")
     ap.add_argument("--examples", type=int, default=0, help="print up to K examples of each oddity seen")
+    ap.add_argument("--history", default="none,refind",
+                    help="comma-separated session models: none (nothing submitted), refind (40 %% of searches repeat "
+                         "the person's own), iid (every search drawn by weight and submitted); default none,refind")
     ap.add_argument("--cmdline", help=argparse.SUPPRESS)  # the wrapper's own command line, for the header
     args = ap.parse_args()
     try:
@@ -640,6 +671,9 @@ def main() -> int:
         ap.error("--config-extra and --provider-extra take a JSON object")
     if not os.access(args.bin, os.X_OK):
         ap.error(f"--bin {args.bin}: not an executable file")
+    histories = [h.strip() for h in args.history.split(",") if h.strip()]
+    if not histories or any(h not in HISTORY_LABELS for h in histories):
+        ap.error(f"--history takes a comma-separated list of {', '.join(HISTORY_LABELS)}")
     os.makedirs(DATA, exist_ok=True)
     wall = time.monotonic()
     cmdline = args.cmdline or " ".join(shlex.quote(a) for a in [sys.argv[0], *sys.argv[1:]])
@@ -667,12 +701,14 @@ def main() -> int:
         ideal = Ideal(entries)
         log(f"{name}: {len(entries):,} entries, {len(ideal.keys):,} folded keys, ideal index in "
             f"{time.monotonic() - t0:.1f} s")
-        result = run_sessions(name, args.bin, config, entries, ideal, args.n, args.seed, examples)
-        if result["returncode"] != 0:
-            failures.append(f"{name}: suggest batch failed (status {result['returncode']}): {result['stderr'][:1000]}")
-            if not result["problems"].answered:
-                continue
-        results.append(result)
+        for history in histories:
+            result = run_sessions(name, args.bin, config, entries, ideal, args.n, args.seed, examples, history)
+            if result["returncode"] != 0:
+                failures.append(
+                    f"{name}: suggest batch failed (status {result['returncode']}): {result['stderr'][:1000]}")
+                if not result["problems"].answered:
+                    continue
+            results.append(result)
 
     miss = None
     if want_miss:
