@@ -11,6 +11,15 @@ struct FuzzyMatcher {
     /// Diagnostics: trie nodes visited, subsequence keys checked.
     var visited = 0
     var checked = 0
+    /// Whether a typo walk or the abbreviation scan stopped at its ceiling (``FuzzyOptions/maxWalkNodes``,
+    /// ``FuzzyOptions/maxAbbreviationChecks``): the keystroke's answer may then be incomplete.
+    var walkCut = false
+    var scanCut = false
+
+    /// The nodes the typo walks of this keystroke may still visit.
+    var walkBudget: Int {
+        options.maxWalkNodes == 0 ? Int.max : max(0, options.maxWalkNodes - visited)
+    }
 
     init(index: FuzzyIndex, options: FuzzyOptions) {
         self.index = index
@@ -49,14 +58,22 @@ struct FuzzyMatcher {
         // (tiers rank first): skip the typo walk and the subsequence scan. Not with a scope (the prefix range
         // may hold other scopes) nor with prefix matches off.
         let prefix = index.prefixRange(trimmed)
-        let prefixFills = options.prefixMatches && scope == nil && !wholeWord
-            && prefixIndex.hasDistinctKeys(limit, in: prefix)
+        // With the text ending in a separator ("django-"), the last word is whole: the prefix matches are the key
+        // itself and the keys that go on with another word ("django rest framework"), as the prefix provider's.
+        let continuation = wholeWord && options.prefixMatches ? index.prefixRange(trimmed + [0x20]) : 0..<0
+        let continuationPiece = TypoHit(
+            lo: Int32(continuation.lowerBound), hi: Int32(continuation.upperBound), typos: 0,
+            depth: Int32(trimmed.count))
+        let threshold = options.typoThreshold == 0 ? limit : min(options.typoThreshold, limit)
+        let prefixFills = options.prefixMatches && scope == nil
+            && prefixIndex.hasDistinctKeys(threshold, in: wholeWord ? continuation : prefix)
         if prefixFills || scalars.count > options.maxTypoQueryLength {
             typos = 0
             let range = prefix
             let lo = range.lowerBound
             let hi = wholeWord ? lo + index.endingCount(lo, range.upperBound, trimmed.count) : range.upperBound
             pieces = lo < hi ? [TypoHit(lo: Int32(lo), hi: Int32(hi), typos: 0, depth: Int32(trimmed.count))] : []
+            if !continuation.isEmpty { pieces.append(continuationPiece) }
         } else {
             var search = TypoSearch(
                 index: index,
@@ -69,6 +86,7 @@ struct FuzzyMatcher {
                 // first two swapped are one typo. Wrong first letters are for whole words, below.
                 firstSwap: options.forgiveWrongPrefix
             )
+            search.nodeBudget = walkBudget
             if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
                 previous.scalars.count + 1 == scalars.count, scalars.starts(with: previous.scalars)
             {
@@ -78,12 +96,15 @@ struct FuzzyMatcher {
                 search.run()
             }
             visited = search.visited
-            if !wholeWord {
+            walkCut = search.cut
+            // A walk cut short is not narrowed from: the next keystroke walks afresh.
+            if !wholeWord && !search.cut {
                 newState.scalars = scalars
                 newState.typos = typos
                 newState.hits = search.hits
             }
-            pieces = FuzzyIndex.disjointPieces(search.hits)
+            pieces = FuzzyIndex.disjointPieces(
+                continuation.isEmpty ? search.hits : search.hits + [continuationPiece])
             endings = search.endings
         }
         state = newState
@@ -182,7 +203,11 @@ struct FuzzyMatcher {
         // From one character more than the first typo needs: at 4 letters a wrong first letter mostly finds false
         // friends ("from" → "rom", "prom").
         let longEnough = scalars.count > options.minLengthOneTypo
-        if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills {
+        // Whole-word corrections beyond the completion walk (this step and step 4) only for text that no entry starts
+        // with: what an entry starts with is being typed, not misspelt (Typesense's `typo_tokens_threshold` idea;
+        // these walks are the costliest part of a keystroke: 3 ms for a whole package name on 886k names).
+        let typedIsAPrefix = !prefix.isEmpty
+        if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills && !typedIsAPrefix {
             let walk = wholeWordWalk(
                 scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
                 previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
@@ -201,7 +226,8 @@ struct FuzzyMatcher {
 
         // 4. Whole misspelt words beyond the completion budget (one word only), when nothing above fills the list:
         // they rank below everything above, so with a full list they could not be shown anyway.
-        let wholeTypos = queryWords == 1 && !prefixFills ? options.wholeWordTypos(forLength: scalars.count) : 0
+        let wholeTypos =
+            queryWords == 1 && !prefixFills && !typedIsAPrefix ? options.wholeWordTypos(forLength: scalars.count) : 0
         if wholeTypos > typos && candidates.count < limit {
             wholeWords(
                 scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
@@ -263,11 +289,12 @@ struct FuzzyMatcher {
     mutating func wholeWordWalk(
         _ scalars: [UInt32], budget: Int, wrongPrefixTypos: Int, onlyWrongPrefix: Bool, firstSwap: Bool,
         previous: ([UInt32], [TypoHit]?)?
-    ) -> (hits: [TypoHit], endings: [TypoHit]) {
+    ) -> (hits: [TypoHit]?, endings: [TypoHit]) {
         var search = TypoSearch(
             index: index, query: scalars, maxTypos: budget, transpositions: options.transpositions, wholeWord: false,
             exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos,
             onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap)
+        search.nodeBudget = walkBudget
         if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count + 1 == scalars.count,
             scalars.starts(with: oldScalars)
         {
@@ -277,7 +304,9 @@ struct FuzzyMatcher {
             search.run()
         }
         visited += search.visited
-        return (search.hits, search.endings)
+        if search.cut { walkCut = true }
+        // A walk cut short is not narrowed from (no hits kept): the next keystroke walks afresh.
+        return (search.cut ? nil : search.hits, search.endings)
     }
 
     /// Appends the best `limit` of the whole words in `endings` not offered yet (`pieces`), fewest typos first,
@@ -368,6 +397,10 @@ struct FuzzyMatcher {
         let baseline = Int32(pattern.count) * SubsequenceScorer.scoreMatch
         var survivors: [Int32] = []
         var best = Heap<ScoredPosition>()
+        // The ceiling: keys compared with the pattern (those whose letter mask holds the pattern's).
+        let checkBudget = options.maxAbbreviationChecks == 0 ? Int.max : options.maxAbbreviationChecks
+        var checks = 0
+        var stopped = false
         let index = self.index
         let masks = index.masks
         let prefixIndex = index.prefixIndex
@@ -382,6 +415,11 @@ struct FuzzyMatcher {
             @inline(__always) func match(_ i: Int) -> Int32? {
                 let m = maskPointer[i]
                 if m & mask != mask { return nil }
+                checks += 1
+                if checks > checkBudget {
+                    stopped = true
+                    return nil
+                }
                 return prefixIndex.sortedKey(at: i).withUnsafeBufferPointer { key -> Int32? in
                     let length = key.count
                     let camel = m & FuzzyIndex.camelBit != 0
@@ -419,6 +457,7 @@ struct FuzzyMatcher {
                 // Survivors are sorted; abbreviating a longer pattern implies abbreviating its prefix (greedy).
                 for i in old {
                     if let score = match(Int(i)) { keep(Int(i), score) }
+                    if stopped { break }
                 }
                 checked = old.count
             } else {
@@ -426,14 +465,17 @@ struct FuzzyMatcher {
                 let range = index.prefixRange(pattern[0..<first])
                 for i in range {
                     if let score = match(i) { keep(i, score) }
+                    if stopped { break }
                 }
                 checked = range.count
             }
         }
         }
         }
-        state?.pattern = pattern
-        state?.survivors = survivors
+        // A scan cut short is not narrowed from: the next keystroke scans afresh.
+        scanCut = stopped
+        state?.pattern = stopped ? [] : pattern
+        state?.survivors = stopped ? nil : survivors
         var top: [ScoredPosition] = []
         while let m = best.popMax() { top.append(m) }
         for scored in top {

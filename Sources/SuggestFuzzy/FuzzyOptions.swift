@@ -59,6 +59,17 @@ public struct FuzzyOptions: Hashable, Sendable {
     public var spellingGuard: Bool = true
     /// Queries longer than this (in characters) are matched without typos (exact and prefix only).
     public var maxTypoQueryLength: Int = 64
+    /// Typos and abbreviations are looked for only while fewer than this many distinct keys start with the typed
+    /// text (Typesense's `typo_tokens_threshold`): text that many entries start with is being typed, not misspelt.
+    /// 0: the keystroke's limit (look for them whenever the prefix matches do not fill the list).
+    public var typoThreshold: Int = 0
+    /// A hard ceiling on one keystroke's typo walks: the trie nodes they may visit together (about 25 ns each). Past
+    /// it the walks stop, the keystroke answers with what they found, and a diagnostics note says so; the next
+    /// keystroke walks afresh. 0: no ceiling.
+    public var maxWalkNodes: Int = 40_000
+    /// A hard ceiling on one keystroke's abbreviation scan: the keys it may compare with the typed letters (those that
+    /// hold every letter; about 30 ns each), likewise. 0: no ceiling.
+    public var maxAbbreviationChecks: Int = 20_000
 
     public init() {}
 

@@ -27,6 +27,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             case transpositions, exactPrefixLength, forgiveWrongPrefix
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
             case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, spellingGuard
+            case maxWalkNodes, maxAbbreviationChecks, typoThreshold
         }
 
         public init(dictionary: DictionarySource, options: FuzzyOptions = FuzzyOptions()) {
@@ -58,6 +59,10 @@ public struct FuzzyProvider: ConfigurableProvider {
                 try c.decodeIfPresent(Int.self, forKey: .subsequenceMaxLength) ?? d.subsequenceMaxLength
             o.smartCase = try c.decodeIfPresent(Bool.self, forKey: .smartCase) ?? d.smartCase
             o.maxTypoQueryLength = try c.decodeIfPresent(Int.self, forKey: .maxTypoQueryLength) ?? d.maxTypoQueryLength
+            o.maxWalkNodes = try c.decodeIfPresent(Int.self, forKey: .maxWalkNodes) ?? d.maxWalkNodes
+            o.typoThreshold = try c.decodeIfPresent(Int.self, forKey: .typoThreshold) ?? d.typoThreshold
+            o.maxAbbreviationChecks =
+                try c.decodeIfPresent(Int.self, forKey: .maxAbbreviationChecks) ?? d.maxAbbreviationChecks
             o.wholeWordBoost = try c.decodeIfPresent(Double.self, forKey: .wholeWordBoost) ?? d.wholeWordBoost
             o.phrasePenalty = try c.decodeIfPresent(Double.self, forKey: .phrasePenalty) ?? d.phrasePenalty
             o.completionLengthPenalty =
@@ -149,6 +154,15 @@ public struct FuzzyProvider: ConfigurableProvider {
         if !(0...256).contains(o.maxTypoQueryLength) {
             return ("maxTypoQueryLength", "expected 0 to 256, found \(o.maxTypoQueryLength)")
         }
+        if !(0...1000).contains(o.typoThreshold) {
+            return ("typoThreshold", "expected 0 (the limit) to 1000, found \(o.typoThreshold)")
+        }
+        if !(0...100_000_000).contains(o.maxWalkNodes) {
+            return ("maxWalkNodes", "expected 0 (no ceiling) to 100000000, found \(o.maxWalkNodes)")
+        }
+        if !(0...100_000_000).contains(o.maxAbbreviationChecks) {
+            return ("maxAbbreviationChecks", "expected 0 (no ceiling) to 100000000, found \(o.maxAbbreviationChecks)")
+        }
         return nil
     }
 
@@ -159,5 +173,12 @@ public struct FuzzyProvider: ConfigurableProvider {
         matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyState)
         output.candidates.append(contentsOf: matcher.candidates)
         output.state = matcher.state
+        if matcher.walkCut {
+            output.notes.append("typo search stopped at maxWalkNodes (\(options.maxWalkNodes)); suggestions may be incomplete")
+        }
+        if matcher.scanCut {
+            output.notes.append(
+                "abbreviation scan stopped at maxAbbreviationChecks (\(options.maxAbbreviationChecks)); suggestions may be incomplete")
+        }
     }
 }

@@ -42,6 +42,10 @@ struct TypoSearch {
     var endings: [TypoHit] = []
     /// Trie nodes visited (for diagnostics and the benchmark).
     var visited = 0
+    /// The most nodes to visit (`Int.max`: no ceiling); past it the walk stops and `cut` is set.
+    var nodeBudget = Int.max
+    /// Whether the walk stopped at its node budget (its hits are then incomplete).
+    var cut = false
     /// Per depth, room for the scalars a node whose budget is spent can continue with (see ``visit``).
     var choices: [UInt32]
     /// Valid during ``run()``: `rows`, the query and `choices`.
@@ -131,6 +135,10 @@ struct TypoSearch {
     /// `limit`: the typos allowed below this node (`maxTypos`, or `wrongPrefixTypos` below a wrong exact prefix).
     private mutating func visit(_ lo: Int, _ hi: Int, byteDepth: Int, depth: Int, best: Int32, limit: Int32) {
         visited += 1
+        if visited > nodeBudget {
+            cut = true
+            return
+        }
         let base = depth * (m + 1)
         let dm = r[base + m]
         var minRow = dm
