@@ -611,10 +611,11 @@ def run_misspellings(binary: str, config: str, pairs: list[tuple[str, str, str]]
 
 # --------------------------------------------------------------------------------------------------- report
 
-def write_config(path: str, dictionary: str, config_extra: dict, provider_extra: dict) -> None:
+def write_config(path: str, dictionary: str, config_extra: dict, provider_extra: dict,
+                 fuzzy_extra: dict | None = None) -> None:
     providers = [{"type": "recent"},
                  {"type": "prefix", "dictionary": dictionary, **provider_extra},
-                 {"type": "fuzzy", "dictionary": dictionary, **provider_extra}]
+                 {"type": "fuzzy", "dictionary": dictionary, **provider_extra, **(fuzzy_extra or {})}]
     config = {"version": 1, "limit": LIMIT, "providers": providers}
     config.update(config_extra)
     with open(path, "w", encoding="utf-8") as f:
@@ -658,6 +659,7 @@ def main() -> int:
                     help="only the first K pairs of each half (default: all)")
     ap.add_argument("--config-extra", default="{}", help="JSON object merged into the configurations' top level")
     ap.add_argument("--provider-extra", default="{}", help="JSON object merged into the prefix and fuzzy entries")
+    ap.add_argument("--fuzzy-extra", default="{}", help="JSON object merged into the fuzzy entry only")
     ap.add_argument("--examples", type=int, default=0, help="print up to K examples of each oddity seen")
     ap.add_argument("--history", default="none,refind",
                     help="comma-separated session models: none (nothing submitted), refind (40 %% of searches repeat "
@@ -666,9 +668,10 @@ def main() -> int:
     args = ap.parse_args()
     try:
         config_extra, provider_extra = json.loads(args.config_extra), json.loads(args.provider_extra)
-        assert isinstance(config_extra, dict) and isinstance(provider_extra, dict)
+        fuzzy_extra = json.loads(args.fuzzy_extra)
+        assert isinstance(config_extra, dict) and isinstance(provider_extra, dict) and isinstance(fuzzy_extra, dict)
     except (json.JSONDecodeError, AssertionError):
-        ap.error("--config-extra and --provider-extra take a JSON object")
+        ap.error("--config-extra, --provider-extra and --fuzzy-extra take a JSON object")
     if not os.access(args.bin, os.X_OK):
         ap.error(f"--bin {args.bin}: not an executable file")
     histories = [h.strip() for h in args.history.split(",") if h.strip()]
@@ -695,7 +698,7 @@ def main() -> int:
     results, failures = [], []
     for name in datasets:
         config = os.path.join(DATA, f"quality-{name}.suggest.json")
-        write_config(config, os.path.basename(files[name]), config_extra, provider_extra)
+        write_config(config, os.path.basename(files[name]), config_extra, provider_extra, fuzzy_extra)
         t0 = time.monotonic()
         entries = read_tsv(files[name])
         ideal = Ideal(entries)
@@ -713,7 +716,7 @@ def main() -> int:
     miss = None
     if want_miss:
         config = os.path.join(DATA, "quality-misspellings.suggest.json")
-        write_config(config, os.path.basename(words_path), config_extra, provider_extra)
+        write_config(config, os.path.basename(words_path), config_extra, provider_extra, fuzzy_extra)
         pairs = []
         with open(miss_path, encoding="utf-8") as f:
             for line in f:
@@ -741,8 +744,9 @@ def main() -> int:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     out = [f"## Quality report ({now})", "",
            f"{now} · N = {args.n:,} · seed {args.seed} · `{cmdline}` · uptime: {load}", ""]
-    if config_extra or provider_extra:
-        out += [f"Configuration extras: top level {json.dumps(config_extra)}, prefix/fuzzy {json.dumps(provider_extra)}", ""]
+    if config_extra or provider_extra or fuzzy_extra:
+        out += [f"Configuration extras: top level {json.dumps(config_extra)}, prefix/fuzzy {json.dumps(provider_extra)}, "
+                f"fuzzy {json.dumps(fuzzy_extra)}", ""]
     for f in failures:
         out += [f"**FAILED** {f}", ""]
     for r in results:
