@@ -66,7 +66,7 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// A hard ceiling on one keystroke's typo walks: the trie nodes they may visit together (about 25 ns each). Past
     /// it the walks stop, the keystroke answers with what they found, and a diagnostics note says so; the next
     /// keystroke walks afresh. 0: no ceiling.
-    public var maxWalkNodes: Int = 40_000
+    public var maxWalkNodes: Int = 20_000
     /// A hard ceiling on one keystroke's abbreviation scan: the keys it may compare with the typed letters (those that
     /// hold every letter; about 30 ns each), likewise. 0: no ceiling.
     public var maxAbbreviationChecks: Int = 20_000

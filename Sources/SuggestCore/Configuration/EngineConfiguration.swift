@@ -87,8 +87,12 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// An engine with these options and providers.
+    /// An engine over this configuration's providers, warmed up (``SuggestionEngine/warmUp()``) so that the first
+    /// keystroke a person types is as fast as the others.
     public func makeEngine() -> SuggestionEngine {
-        SuggestionEngine(slots: slots, options: options)
+        let engine = SuggestionEngine(slots: slots, options: options)
+        engine.warmUp()
+        return engine
     }
 }
 

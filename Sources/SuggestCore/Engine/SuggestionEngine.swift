@@ -69,6 +69,16 @@ public final class SuggestionEngine: Sendable {
         suggestions(for: SearchQuery(text: text))
     }
 
+    /// Answers two throwaway keystrokes (on a typing session of its own; nothing is recorded, no selection learnt) so
+    /// that the one-time costs of a process's first keystroke — lazily built tables, first touches of an index's
+    /// memory, 2–8 ms on 886k entries — are paid now rather than on the person's first keystroke.
+    /// ``EngineConfiguration/makeEngine()`` calls it; call it yourself (off the main thread) for an engine you build
+    /// in Swift.
+    public func warmUp() {
+        var session = TypingSession()
+        for text in ["e", "ea"] { _ = suggestions(for: SearchQuery(text: text), session: &session) }
+    }
+
     /// Records a submitted search: runs token extraction as on return (a rule match at the end of the text becomes a
     /// token), tells every provider, and returns the query as submitted (with its tokens).
     @discardableResult
