@@ -51,7 +51,9 @@ struct FuzzyMatcher {
 
         // 1. Typo walk (or a plain prefix range for very long queries).
         var newState = FuzzyState()
-        var typos = options.typos(forLength: scalars.count)
+        // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do: "proto
+        // pl" is two short words, not eight letters that may hold two typos (that walk cost 1–2 ms on 886k names).
+        var typos = options.typos(forLength: queryWords == 1 ? scalars.count : Self.longestWord(query))
         var pieces: [TypoHit]
         var endings: [TypoHit] = []
         // When the provider's own prefix matches already fill the limit, nothing of a lower tier can be shown
@@ -574,6 +576,17 @@ struct FuzzyMatcher {
         }
         if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
         return SuggestionCandidate(title: title, matchedRanges: ranges, tier: .subsequence, popularity: popularity)
+    }
+
+    /// The scalars of the query's longest word.
+    static func longestWord(_ query: PreparedQuery) -> Int {
+        var longest = 0
+        for word in query.words {
+            var count = 0
+            for b in query.normalized[word] where b & 0xC0 != 0x80 { count += 1 }
+            longest = max(longest, count)
+        }
+        return longest
     }
 
     /// Decodes folded UTF-8 bytes into scalars.
