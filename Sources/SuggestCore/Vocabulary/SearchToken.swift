@@ -2,7 +2,16 @@
 ///
 /// Two tokens are the same token when their ``kind`` and ``value`` are equal; ``display`` and ``systemImage``
 /// are presentation only and do not take part in equality.
-public struct SearchToken: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct SearchToken: Hashable, Sendable, Codable, Identifiable, CustomStringConvertible {
+    /// A token's identity: its kind and value (what SwiftUI's `searchable(text:tokens:)` needs to tell chips apart).
+    public struct ID: Hashable, Sendable {
+        public var kind: String
+        public var value: String
+    }
+
+    /// The token's identity: equal for equal tokens, whatever their ``display``.
+    public var id: ID { ID(kind: kind, value: value) }
+
     /// What the token means: `"ingredient"`, `"from"`, `"tag"`, or `"text"` for plain text turned into a token.
     public var kind: String
     /// The token's value: `"Chicken"`, `"alice"`.

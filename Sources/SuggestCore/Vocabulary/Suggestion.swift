@@ -1,6 +1,10 @@
 /// One suggestion as the search field shows it: a title (with the matched parts to bold), what choosing it does
 /// (complete the text, or add a token), and why it sits where it does.
-public struct Suggestion: Hashable, Sendable {
+public struct Suggestion: Hashable, Sendable, Identifiable {
+    /// A suggestion's identity in a result: its completion (the engine shows one suggestion per completion), so a
+    /// SwiftUI `ForEach` over a result's suggestions needs no `id:` argument.
+    public var id: Completion { completion }
+
     /// What choosing a suggestion does, like SwiftUI's `.searchCompletion(_:)`.
     public enum Completion: Hashable, Sendable, CustomStringConvertible {
         /// Replace the field's text with this text.
