@@ -144,25 +144,29 @@ enum JSONWriter {
 
 /// JSON text written straight into a byte buffer, escaping included; reuse one (``reset()``) to build line after
 /// line without allocating.
-struct JSONBytes {
-    var bytes: [UInt8] = []
+struct JSONBytes: ~Copyable {
+    var bytes: ByteBuffer
 
-    init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+    init(capacity: Int = 4096) { bytes = ByteBuffer(capacity: capacity) }
 
     /// Builds a `String` with `body` (for the one-off ``JSONWriter`` functions).
     static func string(_ body: (inout JSONBytes) -> Void) -> String {
         var out = JSONBytes(capacity: 64)
         body(&out)
-        return String(decoding: out.bytes, as: UTF8.self)
+        return out.bytes.string
     }
 
     /// Empties the buffer, keeping its capacity.
-    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+    mutating func reset() { bytes.removeAll() }
 
     /// Appends a literal as it is (no escaping): punctuation and keys. (A `String` overload would win for literals
     /// and append byte by byte: text that is not a literal goes through ``append(_:)``.)
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        if text.hasPointerRepresentation {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        } else {
+            append(String(text.unicodeScalar))
+        }
     }
 
     /// Appends `text` as it is (no escaping).
@@ -176,50 +180,56 @@ struct JSONBytes {
     /// A JSON string: `"`, `\`, the control characters and U+2028/U+2029 (which end a line in JavaScript) escaped.
     mutating func quoted(_ s: String) {
         bytes.append(0x22)
-        var s = s
-        s.withUTF8 { utf8 in
-            // Copies runs of plain bytes at once; stops at the bytes that need an escape (and at 0xE2, the lead
-            // byte of U+2028 and U+2029).
-            var run = 0
-            var i = 0
-            let count = utf8.count
-            while i < count {
-                let b = utf8[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 {
-                    i += 1
-                    continue
-                }
-                if b == 0xE2, i + 2 < count, utf8[i + 1] == 0x80, utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9 {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
-                    raw(utf8[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
-                    i += 3
-                    run = i
-                    continue
-                }
-                if b == 0xE2 {
-                    i += 1
-                    continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
-                switch b {
-                case 0x22: raw("\\\"")
-                case 0x5C: raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
-                default:
-                    // A control character: \u00XX, lowercase hex.
-                    let low = b & 0x0F
-                    raw("\\u00")
-                    bytes.append(0x30 + (b >> 4))
-                    bytes.append(low < 10 ? 0x30 + low : 0x57 + low)
-                }
-                i += 1
-                run = i
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<count]))
+        // Native strings (all of ours) give their bytes without a copy; `var s = s; s.withUTF8` would retain.
+        if s.utf8.withContiguousStorageIfAvailable({ escape($0) }) == nil {
+            var s = s
+            s.withUTF8 { escape($0) }
         }
         bytes.append(0x22)
+    }
+
+    /// Appends `utf8` with the JSON escapes (for ``quoted(_:)``).
+    private mutating func escape(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Copies runs of plain bytes at once; stops at the bytes that need an escape (and at 0xE2, the lead
+        // byte of U+2028 and U+2029).
+        var run = 0
+        var i = 0
+        let count = utf8.count
+        while i < count {
+            let b = utf8[i]
+            if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0xE2 {
+                i += 1
+                continue
+            }
+            if b == 0xE2, i + 2 < count, utf8[i + 1] == 0x80, utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9 {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+                raw(utf8[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
+                i += 3
+                run = i
+                continue
+            }
+            if b == 0xE2 {
+                i += 1
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+            switch b {
+            case 0x22: raw("\\\"")
+            case 0x5C: raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            default:
+                // A control character: \u00XX, lowercase hex.
+                let low = b & 0x0F
+                raw("\\u00")
+                bytes.append(0x30 + (b >> 4))
+                bytes.append(low < 10 ? 0x30 + low : 0x57 + low)
+            }
+            i += 1
+            run = i
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<count]))
     }
 
     /// A JSON number, as ``JSONWriter/number(_:)`` writes it.
@@ -353,11 +363,13 @@ struct JSONBytes {
         raw(",\"suggestions\":[")
         var first = true
         for section in result.sections {
-            // By index: the suggestion is borrowed, not copied (a copy retains each of its strings).
-            for i in section.suggestions.indices {
-                if !first { byte(0x2C) }
-                first = false
-                suggestion(section.suggestions[i])
+            // Through the buffer: each suggestion is borrowed, not copied (a copy retains each of its strings).
+            section.suggestions.withUnsafeBufferPointer { suggestions in
+                for i in suggestions.indices {
+                    if !first { byte(0x2C) }
+                    first = false
+                    suggestion(suggestions[i])
+                }
             }
         }
         raw("],\"suggestedTokens\":")
