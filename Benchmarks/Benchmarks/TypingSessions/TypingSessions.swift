@@ -15,6 +15,8 @@ import Suggest
 /// each target is submitted after its last keystroke (outside the measurement), as the quality report's `iid`
 /// sessions do, so that the recent searches fill up as they would for a person.
 ///
+/// "Submitting …" measures `submit` (one per target, recent provider alone, default capacity 100).
+///
 /// p99.9 is not in package-benchmark's default table: each benchmark also prints its own summary line
 /// (p50 / p90 / p99 / p99.9 / max over every keystroke) to standard error, or use
 /// `--format histogramPercentiles --path stdout`.
@@ -169,6 +171,29 @@ final class Typist: @unchecked Sendable {
     }
 }
 
+/// Submits the targets one per call to a recent provider alone (the submitted searches are not part of `micros` in
+/// `suggest batch`, but an app pays for them on return).
+final class Submitter: @unchecked Sendable {
+    let data: DataSet
+    var engine: SuggestionEngine?
+    var next = 0
+
+    init(_ data: DataSet) { self.data = data }
+
+    func setUp() {
+        if engine == nil { engine = data.engine([recent]) }
+    }
+
+    func submit(_ benchmark: Benchmark) {
+        let engine = engine!
+        let query = SearchQuery(text: data.targets[next % data.targets.count])
+        next += 1
+        benchmark.startMeasurement()
+        blackHole(engine.submit(query))
+        benchmark.stopMeasurement()
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let dataSets = [
         DataSet(name: "PyPI names", file: "pypi-names.tsv", seed: 1),
@@ -201,5 +226,18 @@ let benchmarks: @Sendable () -> Void = {
                 teardown: { typist.summary(name) }
             )
         }
+        let submitter = Submitter(data)
+        Benchmark(
+            "Submitting \(data.name), recent provider alone (capacity 100, the 1,000 targets)",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal],
+                timeUnits: .microseconds,
+                warmupIterations: 0,
+                maxDuration: .seconds(300),
+                maxIterations: data.targets.count
+            ),
+            closure: { benchmark in submitter.submit(benchmark) },
+            setup: { submitter.setUp() }
+        )
     }
 }
