@@ -77,6 +77,15 @@ let package = Package(
             path: "Benchmarks/TokenExtraction",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "TypingSessions",
+            dependencies: [
+                .product(name: "Suggest", package: suggestPackage),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TypingSessions",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         // Not a benchmark suite: answers query lists for Scripts/fuzzy-compare.sh and Scripts/fuzzy-quality.sh.
         .executableTarget(
             name: "FuzzyEval",

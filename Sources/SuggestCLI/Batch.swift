@@ -21,22 +21,18 @@ struct Batch: ParsableCommand {
         var processor = BatchProcessor(engine: configuration.makeEngine())
         // A reader that goes away is a write error (EPIPE) reported below, not a silent death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        while let line = readLineBytes() {
-            // One answer per line, blank lines included: an answer that cannot be written stops the stream.
-            try Console.outOrExit(processor.answer(line))
+        var input = LineReader(descriptor: 0)
+        var line: [UInt8] = []
+        var out = JSONBytes()
+        while input.next(into: &line) {
+            // One answer per line, blank lines included, written with one `write(2)` as soon as it is computed:
+            // an answer that cannot be written stops the stream.
+            out.reset()
+            processor.answer(line, into: &out)
+            out.byte(0x0A)
+            try out.bytes.withUnsafeBufferPointer { try Console.outOrExit($0) }
         }
         try RecentsCheck.saveOrFail(configuration)
-    }
-
-    /// Reads one line of raw bytes (no UTF-8 repair: invalid input must be reported, not replaced).
-    func readLineBytes() -> [UInt8]? {
-        var bytes: [UInt8] = []
-        while true {
-            let c = getchar()
-            if c == EOF { return bytes.isEmpty ? nil : bytes }
-            if c == 0x0A { return bytes }
-            bytes.append(UInt8(truncatingIfNeeded: c))
-        }
     }
 }
 
@@ -52,25 +48,26 @@ struct BatchProcessor {
 
     init(engine: SuggestionEngine) { self.engine = engine }
 
-    mutating func answer(_ line: [UInt8]) -> String {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return JSONWriter.error("empty line") }
+    /// The answer to `line`, as one JSON line (without its `\n`) appended to `out`.
+    mutating func answer(_ line: [UInt8], into out: inout JSONBytes) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return out.error("empty line") }
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
         } catch {
-            return JSONWriter.error("malformed JSON at column \(error.column): \(error.message)")
+            return out.error("malformed JSON at column \(error.column): \(error.message)")
         }
         guard case .object(let object) = value else {
-            return JSONWriter.error("expected a JSON object, found \(value.kindDescription)")
+            return out.error("expected a JSON object, found \(value.kindDescription)")
         }
         for key in object.keys where !Self.keys.contains(key) {
             var message = "unknown key \"\(key)\""
             if let nearest = NearestName.nearest(to: key, in: Self.keys) { message += " — did you mean \"\(nearest)\"?" }
-            return JSONWriter.error(message)
+            return out.error(message)
         }
         let actions = ["text", "submit", "select", "reset"].filter { object[$0] != nil }
         guard actions.count == 1 else {
-            return JSONWriter.error(
+            return out.error(
                 actions.isEmpty
                     ? "expected one of \"text\", \"submit\", \"select\" or \"reset\""
                     : "give only one of \(actions.map { "\"\($0)\"" }.joined(separator: ", ")) per line"
@@ -78,23 +75,23 @@ struct BatchProcessor {
         }
         var tokens: [SearchToken] = []
         if let raw = object["tokens"] {
-            guard case .array(let items) = raw else { return JSONWriter.error("tokens: expected an array") }
+            guard case .array(let items) = raw else { return out.error("tokens: expected an array") }
             for (i, item) in items.enumerated() {
                 guard case .object(let fields) = item, let kind = item["kind"]?.stringValue,
                     let value = item["value"]?.stringValue
                 else {
-                    return JSONWriter.error("tokens[\(i)]: expected {\"kind\": string, \"value\": string}")
+                    return out.error("tokens[\(i)]: expected {\"kind\": string, \"value\": string}")
                 }
                 for key in fields.keys where !Self.tokenKeys.contains(key) {
                     var message = "tokens[\(i)]: unknown key \"\(key)\""
                     if let nearest = NearestName.nearest(to: key, in: Self.tokenKeys) {
                         message += " — did you mean \"\(nearest)\"?"
                     }
-                    return JSONWriter.error(message)
+                    return out.error(message)
                 }
                 for key in ["display", "systemImage"] {
                     if let field = fields[key], field.stringValue == nil {
-                        return JSONWriter.error("tokens[\(i)].\(key): expected a string, found \(field.kindDescription)")
+                        return out.error("tokens[\(i)].\(key): expected a string, found \(field.kindDescription)")
                     }
                 }
                 tokens.append(
@@ -107,27 +104,29 @@ struct BatchProcessor {
         }
         var scope: SearchScope? = nil
         if let raw = object["scope"] {
-            guard let name = raw.stringValue else { return JSONWriter.error("scope: expected a string") }
+            guard let name = raw.stringValue else { return out.error("scope: expected a string") }
             scope = SearchScope(name)
         }
         switch actions[0] {
         case "text":
             guard let text = object["text"]?.stringValue else {
-                return JSONWriter.error("text: expected a string, found \(object["text"]!.kindDescription)")
+                return out.error("text: expected a string, found \(object["text"]!.kindDescription)")
             }
             let query = SearchQuery(text: text, tokens: tokens, scope: scope)
             let result = engine.suggestions(for: query, session: &session)
             lastQuery = query
             lastResult = result
-            return JSONWriter.result(result, text: text)
+            out.result(result, text: text)
         case "submit":
-            guard let text = object["submit"]?.stringValue else { return JSONWriter.error("submit: expected a string") }
+            guard let text = object["submit"]?.stringValue else { return out.error("submit: expected a string") }
             engine.submit(SearchQuery(text: text, tokens: tokens, scope: scope))
             session.reset()
             lastResult = nil
-            return "{\"submitted\":\(JSONWriter.quoted(text))}"
+            out.raw("{\"submitted\":")
+            out.quoted(text)
+            out.byte(0x7D)
         case "select":
-            guard let text = object["select"]?.stringValue else { return JSONWriter.error("select: expected a string") }
+            guard let text = object["select"]?.stringValue else { return out.error("select: expected a string") }
             let folded = TextNormalizer.normalizedString(text)
             let shown = lastResult?.suggestions.first { suggestion in
                 switch suggestion.completion {
@@ -138,13 +137,15 @@ struct BatchProcessor {
                 }
             }
             engine.select(shown ?? Suggestion(title: text, completion: .text(text)), for: lastQuery)
-            return "{\"selected\":\(JSONWriter.quoted(text))}"
+            out.raw("{\"selected\":")
+            out.quoted(text)
+            out.byte(0x7D)
         default:
-            guard object["reset"] == .bool(true) else { return JSONWriter.error("reset: expected true") }
+            guard object["reset"] == .bool(true) else { return out.error("reset: expected true") }
             session.reset()
             lastResult = nil
             lastQuery = SearchQuery()
-            return "{\"reset\":true}"
+            out.raw("{\"reset\":true}")
         }
     }
 }

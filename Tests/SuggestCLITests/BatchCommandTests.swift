@@ -95,6 +95,22 @@ struct BatchCommandTests {
         #expect(output.lines[4] == #"{"reset":true}"#)
     }
 
+    @Test func answersEscapeQuotesBackslashesControlCharactersAndLineSeparators() throws {
+        let text = #"a\"b\\c\n\r\t\u0001\u001f\u2028\u2029é€😀 \u007f"#
+        let output = try CLIRunner.run(["batch", "--config", config], lines: [#"{"submit":"\#(text)"}"#])
+        #expect(output.lines == [#"{"submitted":"a\"b\\c\n\r\t\u0001\u001f\u2028\u2029é€😀 \#u{7F}"}"#])
+    }
+
+    @Test func aLastLineWithoutNewlineIsAnsweredAndLongLinesCrossReadBlocks() throws {
+        // Lines longer than the 64 KB read block, and a last line with no newline.
+        let long = String(repeating: "x", count: 150_000)
+        var input = Data((#"{"submit":"\#(long)"}"# + "\n").utf8)
+        input.append(Data(#"{"reset":true}"#.utf8))
+        let output = try CLIRunner.run(["batch", "--config", config], stdin: input)
+        #expect(output.status == 0)
+        #expect(output.lines == [#"{"submitted":"\#(long)"}"#, #"{"reset":true}"#])
+    }
+
     @Test func tokensWithUnknownKeysOrNonStringFieldsAreErrors() throws {
         let output = try CLIRunner.run(
             ["batch", "--config", config],

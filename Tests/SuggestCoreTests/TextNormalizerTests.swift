@@ -34,6 +34,27 @@ struct TextNormalizerTests {
         #expect(starts == [0, 6, 10, 20, 24, 29])
     }
 
+    @Test func theASCIIFastPathGivesTheGeneralPathsResult() {
+        // Random ASCII (all 128 bytes, weighted towards letters, case changes and separators), and edge cases.
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("aAbBzZmM09 -_./'\t\n".utf8) + (0..<128).map(UInt8.init)
+        var texts = ["", "a", "A", "aB", "Ab", "ABC", "abC", "a-B", "iPhone", "XMLHttpRequest", "new-york_city", "x\u{7F}y"]
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0...24, using: &rng)
+            let bytes = (0..<length).map { _ in alphabet.randomElement(using: &rng)! }
+            texts.append(String(decoding: bytes, as: UTF8.self))
+        }
+        for text in texts {
+            let fast = NormalizedText(text, asciiFastPath: true)
+            let general = NormalizedText(text, asciiFastPath: false)
+            #expect(fast == general, "\(Array(text.utf8))")
+            #expect(fast.wordStarts == general.wordStarts && fast.originalOffsets == general.originalOffsets)
+            #expect(fast.bytes == TextNormalizer.normalized(text))
+        }
+        // Not ASCII: the general path.
+        #expect(NormalizedText("Café", asciiFastPath: true) == NormalizedText("Café", asciiFastPath: false))
+    }
+
     @Test func separatorsAreWhitespaceAndPunctuation() {
         for c in " -_./,:;()" { #expect(TextNormalizer.isSeparator(UInt8(ascii: c.unicodeScalars.first!))) }
         for c in "aZ09'" { #expect(!TextNormalizer.isSeparator(UInt8(ascii: c.unicodeScalars.first!))) }

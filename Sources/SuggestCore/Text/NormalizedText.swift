@@ -16,19 +16,59 @@ public struct NormalizedText: Sendable, Hashable {
     public let wordStarts: [Int32]
 
     public init(_ text: String) {
+        self.init(text, asciiFastPath: true)
+    }
+
+    /// `asciiFastPath: false` always takes the general path (tests compare the two).
+    init(_ text: String, asciiFastPath: Bool) {
         original = text
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var offsets: [Int32]? = []
-        offsets!.reserveCapacity(text.utf8.count + 1)
         var copy = text
-        copy.withUTF8 { buffer in
-            TextNormalizer.foldScalars(buffer, from: 0, into: &bytes, offsets: &offsets)
+        let parts = copy.withUTF8 { buffer in
+            asciiFastPath && TextNormalizer.isASCII(buffer) ? Self.asciiParts(buffer) : Self.generalParts(text, buffer)
         }
-        offsets!.append(Int32(text.utf8.count))
-        self.bytes = bytes
-        self.originalOffsets = offsets!
-        self.wordStarts = Self.findWordStarts(original: text, bytes: bytes, offsets: offsets!)
+        self.bytes = parts.bytes
+        self.originalOffsets = parts.offsets
+        self.wordStarts = parts.wordStarts
+    }
+
+    typealias Parts = (bytes: [UInt8], offsets: [Int32], wordStarts: [Int32])
+
+    /// Folds any text, with Unicode property look-ups.
+    static func generalParts(_ text: String, _ buffer: UnsafeBufferPointer<UInt8>) -> Parts {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(buffer.count)
+        var offsets: [Int32]? = []
+        offsets!.reserveCapacity(buffer.count + 1)
+        TextNormalizer.foldScalars(buffer, from: 0, into: &bytes, offsets: &offsets)
+        offsets!.append(Int32(buffer.count))
+        return (bytes, offsets!, findWordStarts(original: text, bytes: bytes, offsets: offsets!))
+    }
+
+    /// The same result as ``generalParts(_:_:)`` for ASCII text, without Unicode look-ups or a set of humps: one
+    /// folded byte per byte, each from its own offset, and ASCII's only lowercase and uppercase letters are a–z
+    /// and A–Z.
+    static func asciiParts(_ buffer: UnsafeBufferPointer<UInt8>) -> Parts {
+        let count = buffer.count
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        var starts: [Int32] = []
+        var previousWasLower = false
+        var previousSeparator = true
+        for i in 0..<count {
+            let original = buffer[i]
+            let folded = TextNormalizer.asciiFold[Int(original)]
+            bytes.append(folded)
+            let hump = previousWasLower && original >= 0x41 && original <= 0x5A
+            previousWasLower = original >= 0x61 && original <= 0x7A
+            let separator = TextNormalizer.isSeparator(folded)
+            if !separator && (previousSeparator || hump) { starts.append(Int32(i)) }
+            previousSeparator = separator
+        }
+        let offsets = [Int32](unsafeUninitializedCapacity: count + 1) { out, initialized in
+            for i in 0...count { out[i] = Int32(i) }
+            initialized = count + 1
+        }
+        return (bytes, offsets, starts)
     }
 
     /// The range in ``original``'s UTF-8 offsets that the folded byte range `range` came from.

@@ -40,6 +40,13 @@ public enum TextNormalizer: Sendable {
 
     // MARK: Internals
 
+    /// Whether every byte is below 0x80.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var all: UInt8 = 0
+        for b in bytes { all |= b }
+        return all < 0x80
+    }
+
     /// Folds the scalars of `bytes` from offset `start`, appending output bytes; if `offsets` is non-nil, appends
     /// for every output byte the UTF-8 offset in `bytes` of the scalar it came from.
     static func foldScalars(
