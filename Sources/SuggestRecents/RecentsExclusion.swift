@@ -12,7 +12,7 @@ public struct RecentsExclusion: Hashable, Sendable {
         /// The pattern's position in ``RecentsExclusion/patterns``.
         public var index: Int
         public var pattern: String
-        /// The regular expression parser's message.
+        /// The regular expression parser's message, or why the pattern could backtrack catastrophically.
         public var message: String
 
         public var description: String { "invalid pattern \"\(pattern)\": \(message)" }
@@ -23,7 +23,9 @@ public struct RecentsExclusion: Hashable, Sendable {
     /// Regular expressions; a search matching any of them is not remembered.
     public let patterns: [String]
 
-    /// - Throws: ``PatternError`` for the first pattern that does not compile.
+    /// - Throws: ``PatternError`` for the first pattern that does not compile, or that could backtrack
+    ///   catastrophically (a repeated group with an unbounded quantifier or an alternation whose branches can match
+    ///   the same text: `(a+)+`, `(a|aa)+`, `(.*a){20}`), at its offset.
     public init(minimumLength: Int = 1, patterns: [String] = []) throws(PatternError) {
         self.minimumLength = minimumLength
         self.patterns = patterns
@@ -32,6 +34,16 @@ public struct RecentsExclusion: Hashable, Sendable {
                 _ = try Regex(pattern)
             } catch {
                 throw PatternError(index: index, pattern: pattern, message: "\(error)")
+            }
+            // Swift `Regex` has no match limit, and these run on every recorded search and on every start (stored
+            // searches are checked again): refuse what could backtrack catastrophically, as token rules do.
+            if let risk = BacktrackingCheck.firstRisk(in: pattern) {
+                throw PatternError(
+                    index: index,
+                    pattern: pattern,
+                    message: "\(risk.reason) (Swift Regex has no match limit; rewrite it, \"(a+)+\" as \"a+\") "
+                        + "at offset \(risk.offset)"
+                )
             }
         }
     }
