@@ -279,4 +279,16 @@ struct RecentsCLITests {
             #expect(output.stderr.contains("at offset 1"), "\(output.stderr)")
         }
     }
+
+    /// Issue 12: a submitted text skipped the maximum query length (a 1 MB submit took 99 s); it is cut like a typed
+    /// one and remembered cut.
+    @Test func aOneMegabyteSubmitIsRememberedCutToTheMaximum() throws {
+        let output = try batch([#"{"submit":"\#(String(repeating: "x", count: 1_048_576))"}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.lines.count == 1)
+        let listed = try CLIRunner.json(try #require(list.lines.first))
+        #expect(listed["text"] as? String == String(repeating: "x", count: 1_024))
+    }
 }
