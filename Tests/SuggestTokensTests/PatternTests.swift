@@ -143,6 +143,8 @@ struct PatternTests {
         ("^(a+)+$", 1, "nested unbounded quantifier"),
         (#"x(?:\d|\w)+"#, 1, "alternation whose branches can match the same text"),
         ("(?<value>(?i)(?:a|A)+)", 13, "alternation whose branches can match the same text"),
+        ("(?'v'a|aa)+", 0, "alternation whose branches can match the same text"),
+        ("(a?){30}a{30}", 0, "repeated 30 times contains an optional part"),
     ])
     func swiftEngineRefusesPatternsThatCanBacktrackCatastrophically(pattern: String, offset: Int, reason: String) {
         do {
@@ -159,7 +161,7 @@ struct PatternTests {
     @Test(arguments: [
         #"\bfrom:(?<value>\S+)"#, #"#(?<value>\w+)"#, #"^\d{12,19}$"#, "password", "@.+\\.",
         #"(?<kind>is|has):(?<value>\w+)"#, "(?:ab|ac)?x+", #"(?:\w|-)+"#, "(?:cat|dog)+", #"(\S+\s){1,2}"#,
-        #"(?:\d{3}[- ]?){3}"#, "[a(|a)]+", #"\((a|aa)\)+"#,
+        #"(?:\d{3}[- ]?){3}"#, "[a(|a)]+", #"\((a|aa)\)+"#, "(?:-?[0-9]){1,10}",
     ])
     func swiftEngineAcceptsOrdinaryPatterns(pattern: String) throws {
         _ = try PatternEngine.swift.compile(pattern)

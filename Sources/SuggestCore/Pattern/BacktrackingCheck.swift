@@ -7,7 +7,9 @@
 /// refused when it contains
 /// - an unbounded quantifier: `(a+)+`, `(\w*\s)*`, `(.*a){20}`;
 /// - an alternation whose branches can match the same text: `(a|aa)+`, `(a|a)*`, `(\d|\w)+` (two literal branches
-///   overlap when one starts the other; other branches when the characters they can start with overlap).
+///   overlap when one starts the other; other branches when the characters they can start with overlap);
+/// and a group repeated more than ``maximumRepeatOfOptional`` times is refused when it holds an optional part
+/// (`(a?){30}`).
 ///
 /// The check is conservative: it also refuses some harmless patterns (`(?:\s+\w+)*`, `(ab|ac)+`), never a pattern
 /// without a repeated group. Possessive quantifiers (`++`, `*+`) and atomic groups `(?>…)` are allowed, since they
@@ -17,6 +19,9 @@ package enum BacktrackingCheck {
     /// A group repeated at most this many times may contain an unbounded quantifier or an overlapping alternation
     /// (`(\S+\s){1,2}`): the work grows with the text's length to this power at most.
     package static let maximumRepeatOfRisky = 2
+    /// A group repeated at most this many times may contain an optional part (`(?:\d{3}[- ]?){3}`): up to 2^10 ways
+    /// to split a text, not 2^30 (`(a?){30}a{30}`).
+    package static let maximumRepeatOfOptional = 10
 
     /// What makes a pattern unsafe, and where.
     package struct Risk: Hashable, Sendable, CustomStringConvertible {
@@ -115,6 +120,8 @@ package enum BacktrackingCheck {
         var start: Int
         var atomic: Bool
         var containsUnbounded = false
+        /// Holds a quantifier that may match nothing (`?`, `*`, `{0,n}`): each repeat of the group can take it or not.
+        var containsOptional = false
         var ambiguous = false
         var branches: [Branch] = []
         var current = Branch()
@@ -155,6 +162,9 @@ package enum BacktrackingCheck {
                     let unbounded = q.map { $0.max == nil && !$0.possessive } ?? false
                     if !frame.atomic {
                         if frame.containsUnbounded || unbounded { stack[stack.count - 1].containsUnbounded = true }
+                        if frame.containsOptional || (q.map { $0.min == 0 && !$0.possessive } ?? false) {
+                            stack[stack.count - 1].containsOptional = true
+                        }
                         if frame.ambiguous { stack[stack.count - 1].ambiguous = true }
                     } else if unbounded {
                         stack[stack.count - 1].containsUnbounded = true
@@ -237,6 +247,14 @@ package enum BacktrackingCheck {
                             + "same text (more than \(maximumRepeatOfRisky) repeats can backtrack catastrophically)"
                     )
                 }
+                if frame.containsOptional && max > maximumRepeatOfOptional {
+                    return Risk(
+                        offset: frame.start,
+                        reason: "a group repeated \(max) times contains an optional part (more than "
+                            + "\(maximumRepeatOfOptional) repeats can backtrack catastrophically: each repeat can take "
+                            + "it or not)"
+                    )
+                }
             }
             return nil
         }
@@ -265,6 +283,7 @@ package enum BacktrackingCheck {
                     return (true, false, k + 2)  // Lookbehind.
                 }
                 let close = bytes[k] == UInt8(ascii: "'") ? UInt8(ascii: "'") : UInt8(ascii: ">")
+                k += 1
                 while k < bytes.count, bytes[k] != close { k += 1 }
                 return (true, false, min(k + 1, bytes.count))
             default:
@@ -279,6 +298,7 @@ package enum BacktrackingCheck {
         mutating func atom(first: FirstSet, literal: [UInt8]?, _ q: Quantifier?) {
             let top = stack.count - 1
             if let q, q.max == nil, !q.possessive { stack[top].containsUnbounded = true }
+            if let q, q.min == 0, !q.possessive { stack[top].containsOptional = true }
             var branch = stack[top].current
             if branch.first == nil {
                 // An optional first atom lets the branch start with whatever follows: anything, conservatively.
