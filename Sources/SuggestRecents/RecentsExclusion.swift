@@ -48,14 +48,26 @@ public struct RecentsExclusion: Hashable, Sendable {
         }
     }
 
+    /// The longest text (UTF-8 bytes) the patterns run on. Patterns that pass the backtracking check can still take
+    /// time polynomial in the text (`.*a.*a.*a`), so a search whose text or a token value is longer is not
+    /// remembered when there are patterns (nor kept when a store holds one): the engine cuts submitted text to
+    /// 1,024 bytes, so only searches recorded directly or stored by older versions are that long.
+    public static let maximumMatchedLength = 4_096
+
     /// No exclusion beyond empty searches.
     public static let none = try! RecentsExclusion()
 
-    /// Whether `query` (already in its display form) must not be remembered. An empty search never is.
+    /// Whether `query` (already in its display form) must not be remembered. An empty search never is; with
+    /// patterns, neither is one longer than ``maximumMatchedLength``.
     public func excludes(_ query: SearchQuery) -> Bool {
         if query.text.isEmpty && query.tokens.isEmpty { return true }
         if query.tokens.isEmpty && query.text.count < minimumLength { return true }
         guard !patterns.isEmpty else { return false }
+        if query.text.utf8.count > Self.maximumMatchedLength
+            || query.tokens.contains(where: { $0.value.utf8.count > Self.maximumMatchedLength })
+        {
+            return true
+        }
         // `Regex` is not `Sendable`, so the patterns are kept as text and compiled per recorded search (a submit,
         // not a keystroke); they were validated in `init`.
         for pattern in patterns {

@@ -242,6 +242,16 @@ struct RecentsProviderTests {
         #expect(!exclusion.excludes(SearchQuery(text: "new york")))
     }
 
+    @Test func withPatternsATextTooLongToMatchSafelyIsNotRemembered() throws {
+        let long = String(repeating: "a", count: RecentsExclusion.maximumMatchedLength + 1)
+        let exclusion = try RecentsExclusion(patterns: ["password"])
+        #expect(exclusion.excludes(SearchQuery(text: long)))
+        #expect(exclusion.excludes(SearchQuery(text: "x", tokens: [SearchToken(kind: "k", value: long)])))
+        #expect(!exclusion.excludes(SearchQuery(text: String(long.dropFirst()))))
+        // Without patterns, nothing is matched and length does not matter.
+        #expect(!RecentsExclusion.none.excludes(SearchQuery(text: long)))
+    }
+
     // MARK: Remove, clear, list, capacity
 
     @Test func removeClearAndList() {
