@@ -22,6 +22,8 @@ public struct RecentsExclusion: Hashable, Sendable {
     public var minimumLength: Int
     /// Regular expressions; a search matching any of them is not remembered.
     public let patterns: [String]
+    /// The patterns compiled once (they run on every recorded search and on every stored one at start).
+    private let compiled: CompiledPatterns
 
     /// - Throws: ``PatternError`` for the first pattern that does not compile, or that could backtrack
     ///   catastrophically (a repeated group with an unbounded quantifier or an alternation whose branches can match
@@ -29,9 +31,10 @@ public struct RecentsExclusion: Hashable, Sendable {
     public init(minimumLength: Int = 1, patterns: [String] = []) throws(PatternError) {
         self.minimumLength = minimumLength
         self.patterns = patterns
+        var regexes: [Regex<AnyRegexOutput>] = []
         for (index, pattern) in patterns.enumerated() {
             do {
-                _ = try Regex(pattern)
+                regexes.append(try Regex(pattern).ignoresCase())
             } catch {
                 throw PatternError(index: index, pattern: pattern, message: "\(error)")
             }
@@ -46,6 +49,7 @@ public struct RecentsExclusion: Hashable, Sendable {
                 )
             }
         }
+        compiled = CompiledPatterns(regexes)
     }
 
     /// The longest text (UTF-8 bytes) the patterns run on. Patterns that pass the backtracking check can still take
@@ -68,13 +72,36 @@ public struct RecentsExclusion: Hashable, Sendable {
         {
             return true
         }
-        // `Regex` is not `Sendable`, so the patterns are kept as text and compiled per recorded search (a submit,
-        // not a keystroke); they were validated in `init`.
-        for pattern in patterns {
-            guard let regex = try? Regex(pattern).ignoresCase() else { continue }
+        for regex in compiled.regexes {
             if query.text.firstMatch(of: regex) != nil { return true }
             for token in query.tokens where token.value.firstMatch(of: regex) != nil { return true }
         }
         return false
+    }
+}
+
+extension RecentsExclusion {
+    /// Equal when the minimum length and the patterns are (the compiled form follows from them).
+    public static func == (lhs: RecentsExclusion, rhs: RecentsExclusion) -> Bool {
+        lhs.minimumLength == rhs.minimumLength && lhs.patterns == rhs.patterns
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(minimumLength)
+        hasher.combine(patterns)
+    }
+}
+
+/// The compiled exclusion patterns.
+///
+/// `@unchecked Sendable`: `Regex<AnyRegexOutput>` is not `Sendable` only because its output type (the match record)
+/// is not; the compiled program it holds is immutable once lowered, and `init` lowers each one (a match on an empty
+/// string) before the value is shared, so concurrent matches only read it (as `SwiftRegexPattern` in SuggestTokens).
+private final class CompiledPatterns: @unchecked Sendable {
+    let regexes: [Regex<AnyRegexOutput>]
+
+    init(_ regexes: [Regex<AnyRegexOutput>]) {
+        self.regexes = regexes
+        for regex in regexes { _ = "".firstMatch(of: regex) }
     }
 }
