@@ -4,7 +4,9 @@ public import SuggestCore
 /// a card number, an address).
 ///
 /// Patterns are Swift `Regex` syntax, matched case-insensitively anywhere in the search's text and in each token's
-/// value (anchor them with `^…$` to match the whole text). Searches stored before a rule was added are forgotten
+/// value (anchor them with `^…$` to match the whole text). Patterns that could backtrack catastrophically are
+/// refused; where the `PCRE2` trait is on, the patterns run on PCRE2 with a match limit (a match that reaches it
+/// counts as a match), falling back to Swift `Regex` for syntax PCRE2 does not take. Searches stored before a rule was added are forgotten
 /// when the provider loads them, and removed from the store at its next write.
 public struct RecentsExclusion: Hashable, Sendable {
     /// A pattern that is not a valid regular expression.
@@ -49,7 +51,7 @@ public struct RecentsExclusion: Hashable, Sendable {
                 )
             }
         }
-        compiled = CompiledPatterns(regexes)
+        compiled = CompiledPatterns(regexes, patterns: patterns)
     }
 
     /// The longest text (UTF-8 bytes) the patterns run on. Patterns that pass the backtracking check can still take
@@ -72,9 +74,9 @@ public struct RecentsExclusion: Hashable, Sendable {
         {
             return true
         }
-        for regex in compiled.regexes {
-            if query.text.firstMatch(of: regex) != nil { return true }
-            for token in query.tokens where token.value.firstMatch(of: regex) != nil { return true }
+        for index in compiled.regexes.indices {
+            if compiled.matches(query.text, index) { return true }
+            for token in query.tokens where compiled.matches(token.value, index) { return true }
         }
         return false
     }
@@ -99,9 +101,25 @@ extension RecentsExclusion {
 /// string) before the value is shared, so concurrent matches only read it (as `SwiftRegexPattern` in SuggestTokens).
 private final class CompiledPatterns: @unchecked Sendable {
     let regexes: [Regex<AnyRegexOutput>]
+    #if PCRE2
+        /// The same patterns on PCRE2, with its match limit; nil where PCRE2 does not take the syntax.
+        let pcre2: [PCRE2ExclusionPattern?]
+    #endif
 
-    init(_ regexes: [Regex<AnyRegexOutput>]) {
+    init(_ regexes: [Regex<AnyRegexOutput>], patterns: [String]) {
         self.regexes = regexes
+        #if PCRE2
+            pcre2 = patterns.map { PCRE2ExclusionPattern($0) }
+        #endif
         for regex in regexes { _ = "".firstMatch(of: regex) }
+    }
+
+    /// Whether pattern `index` matches `text`: on PCRE2 (bounded by its match limit) where this build has it and
+    /// the pattern compiles there, else on Swift `Regex`.
+    func matches(_ text: String, _ index: Int) -> Bool {
+        #if PCRE2
+            if let pattern = pcre2[index] { return pattern.matches(text) }
+        #endif
+        return text.firstMatch(of: regexes[index]) != nil
     }
 }

@@ -252,6 +252,18 @@ struct RecentsProviderTests {
         #expect(!RecentsExclusion.none.excludes(SearchQuery(text: long)))
     }
 
+    #if PCRE2
+        /// Where the PCRE2 trait is on, exclusions run under its match limit: a polynomial pattern the check lets
+        /// through (no repeated group) stops at the limit on a long text and counts as a match.
+        @Test func withPCRE2APatternThatReachesTheMatchLimitCountsAsAMatch() throws {
+            let exclusion = try RecentsExclusion(patterns: [".*a.*a.*a.*a.*a.*a!"])
+            // The `!` is there (PCRE2 does not give up at once) but before the `a`s: no match, found only by trying.
+            let text = "!" + String(repeating: "a", count: 4_000)
+            #expect(exclusion.excludes(SearchQuery(text: text)), "should reach the match limit")
+            #expect(!exclusion.excludes(SearchQuery(text: "bbb")))
+        }
+    #endif
+
     // MARK: Remove, clear, list, capacity
 
     @Test func removeClearAndList() {
