@@ -6,8 +6,8 @@ public import SuggestCore
 /// Patterns are Swift `Regex` syntax, matched case-insensitively anywhere in the search's text and in each token's
 /// value (anchor them with `^…$` to match the whole text). Patterns that could backtrack catastrophically are
 /// refused; where the `PCRE2` trait is on, the patterns run on PCRE2 with a match limit (a match that reaches it
-/// counts as a match), falling back to Swift `Regex` for syntax PCRE2 does not take. Searches stored before a rule was added are forgotten
-/// when the provider loads them, and removed from the store at its next write.
+/// counts as a match), falling back to Swift `Regex` for syntax PCRE2 does not take. Searches stored before a rule
+/// was added are forgotten when the provider loads them, and removed from the store at its next write.
 public struct RecentsExclusion: Hashable, Sendable {
     /// A pattern that is not a valid regular expression.
     public struct PatternError: Error, Hashable, Sendable, CustomStringConvertible {
