@@ -43,7 +43,10 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections")
             ]
         ),
-        .target(name: "SuggestRecents", dependencies: ["SuggestCore"]),
+        .target(
+            name: "SuggestRecents",
+            dependencies: ["SuggestCore", .target(name: "CPCRE2", condition: .when(traits: ["PCRE2"]))]
+        ),
         .target(
             name: "SuggestIndex",
             dependencies: ["SuggestCore", .product(name: "HeapModule", package: "swift-collections")]

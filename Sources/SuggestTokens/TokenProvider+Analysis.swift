@@ -108,10 +108,11 @@ extension TokenProvider {
             remaining = Self.leftover(bytes, open, spans: spans, trimTrailing: trimTrailing).text
         }
 
-        // Tokens in text order, none twice.
+        // Tokens in text order, none twice (a set: a pasted text can hold thousands of tokens).
         found.sort { $0.position < $1.position }
         var tokens = existing
-        for (_, token) in found where !tokens.contains(token) { tokens.append(token) }
+        var seen = Set(existing)
+        for (_, token) in found where seen.insert(token).inserted { tokens.append(token) }
 
         // Suggested tokens for the token being typed.
         if !submitting && maximumSuggestedTokens > 0 {
@@ -138,10 +139,17 @@ extension TokenProvider {
         _ partials: inout [RulePartial]
     ) throws(PatternError) {
         guard !segment.isEmpty else { return }
+        var added: [Range<Int>] = []
         for (index, rule) in rules.enumerated() {
             matches.removeAll(keepingCapacity: true)
+            added.removeAll(keepingCapacity: true)
             try rule.pattern.appendMatches(in: text, utf8Range: segment, to: &matches)
-            for match in matches where !match.range.isEmpty && !Self.overlaps(match.range, spans) {
+            defer { Self.merge(added, into: &spans) }
+            // A rule's matches come in text order: only the last span it added can overlap the next one.
+            for match in matches
+            where !match.range.isEmpty && !Self.overlaps(match.range, spans)
+                && !(added.last?.overlaps(match.range) ?? false)
+            {
                 let end = match.range.upperBound
                 let space = Self.whitespaceLength(bytes, at: end, limit: segment.upperBound)
                 let complete = end < segment.upperBound ? space > 0 : (closed || submitting)
@@ -151,7 +159,7 @@ extension TokenProvider {
                     guard !value.isEmpty else { continue }
                     let kind = match.kind.map { String(decoding: bytes[$0], as: UTF8.self) }
                     found.append((match.range.lowerBound, rule.token(value: value, kind: kind)))
-                    Self.insert(match.range.lowerBound..<(end + space), into: &spans)
+                    added.append(match.range.lowerBound..<(end + space))
                 } else if !closed && end == segment.upperBound && !rule.values.isEmpty {
                     partials.append(RulePartial(rule: index, value: valueRange, kind: match.kind))
                 }
@@ -194,6 +202,9 @@ extension TokenProvider {
     ) {
         let text = folded.bytes
         let count = text.count
+        // Entries are found in text order: only the last span added can overlap the next one.
+        var added: [Range<Int>] = []
+        defer { Self.merge(added, into: &spans) }
         var i = 0
         while i < count {
             guard text[i] != 0x20, i == 0 || text[i - 1] == 0x20 else {
@@ -217,12 +228,12 @@ extension TokenProvider {
             let end = Int(folded.offsets[best.end])
             // The whitespace after it goes too.
             let consumedEnd = best.end < count ? Int(folded.offsets[best.end + 1]) : end
-            guard !Self.overlaps(start..<end, spans) else {
+            guard !Self.overlaps(start..<end, spans), !(added.last?.overlaps(start..<end) ?? false) else {
                 i += 1
                 continue
             }
             found.append((start, vocabulary.tokens[Int(best.entry)]))
-            Self.insert(start..<consumedEnd, into: &spans)
+            added.append(start..<consumedEnd)
             i = best.end
         }
     }
@@ -290,13 +301,46 @@ extension TokenProvider {
         return scalar?.properties.isWhitespace == true ? length : 0
     }
 
+    /// Whether `range` overlaps one of `spans`.
+    ///
+    /// `spans` are sorted by lower bound and their upper bounds never decrease: a span is a match (never overlapping
+    /// an earlier span) plus at most the whitespace scalar after it. So the first span ending after `range` starts
+    /// is the only one to look at.
+    /// - Complexity: O(log s) for s spans.
     static func overlaps(_ range: Range<Int>, _ spans: [Range<Int>]) -> Bool {
-        spans.contains { $0.overlaps(range) }
+        guard !range.isEmpty else { return false }
+        var low = 0
+        var high = spans.count
+        while low < high {
+            let middle = (low + high) / 2
+            if spans[middle].upperBound > range.lowerBound { high = middle } else { low = middle + 1 }
+        }
+        return low < spans.count && spans[low].overlaps(range)
     }
 
-    static func insert(_ span: Range<Int>, into spans: inout [Range<Int>]) {
-        let at = spans.firstIndex { $0.lowerBound > span.lowerBound } ?? spans.endIndex
-        spans.insert(span, at: at)
+    /// Merges `added` (sorted by lower bound) into `spans` (sorted by lower bound), an added span after the spans
+    /// that start where it does.
+    /// - Complexity: O(s + a).
+    static func merge(_ added: [Range<Int>], into spans: inout [Range<Int>]) {
+        guard !added.isEmpty else { return }
+        guard let last = spans.last, last.lowerBound > added[0].lowerBound else {
+            spans.append(contentsOf: added)
+            return
+        }
+        var merged: [Range<Int>] = []
+        merged.reserveCapacity(spans.count + added.count)
+        var i = 0
+        var j = 0
+        while i < spans.count || j < added.count {
+            if j == added.count || (i < spans.count && spans[i].lowerBound <= added[j].lowerBound) {
+                merged.append(spans[i])
+                i += 1
+            } else {
+                merged.append(added[j])
+                j += 1
+            }
+        }
+        spans = merged
     }
 
     /// The text of `segment` outside `spans`, whitespace collapsed where pieces meet and trimmed at the start (and

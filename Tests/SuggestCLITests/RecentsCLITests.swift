@@ -251,4 +251,44 @@ struct RecentsCLITests {
         // The rounds must have exercised the case at least once (on this machine: three times within a few rounds).
         #expect(killedMidWrite >= 1, "none of \(round) kills landed in the middle of a write")
     }
+
+    /// Issue 12: an exclusion pattern that backtracks catastrophically (`^(a+)+$`) hung every start once a matching
+    /// search was stored; now the configuration is refused with the pattern's place and offset.
+    @Test func anExclusionPatternThatCanBacktrackCatastrophicallyIsRefusedAtStart() throws {
+        let risky = folder + "/risky.suggest.json"
+        try Data(
+            #"""
+            { "version": 1,
+              "providers": [ { "type": "recent", "store": "recents.json", "exclude": { "patterns": ["^(a+)+$"] } } ] }
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: risky))
+        // A search the pattern would take minutes on, already stored.
+        try Data(
+            #"{"version": 1, "entries": [{"text": "\#(String(repeating: "a", count: 40))!", "tokens": [], "uses": 1, "score": 1, "firstUsed": 0, "lastUsed": 0}]}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: storePath))
+        for arguments in [["validate", risky], ["batch", "--config", risky], ["recents", "list", "--config", risky]] {
+            let output = try CLIRunner.run(arguments, lines: [#"{"text":"a"}"#])
+            #expect(output.status == 1, "\(arguments)")
+            #expect(
+                output.stderr.contains(
+                    #"providers[0].exclude.patterns[0]: invalid pattern "^(a+)+$": nested unbounded quantifier"#
+                ),
+                "\(output.stderr)"
+            )
+            #expect(output.stderr.contains("at offset 1"), "\(output.stderr)")
+        }
+    }
+
+    /// Issue 12: a submitted text skipped the maximum query length (a 1 MB submit took 99 s); it is cut like a typed
+    /// one and remembered cut.
+    @Test func aOneMegabyteSubmitIsRememberedCutToTheMaximum() throws {
+        let output = try batch([#"{"submit":"\#(String(repeating: "x", count: 1_048_576))"}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.lines.count == 1)
+        let listed = try CLIRunner.json(try #require(list.lines.first))
+        #expect(listed["text"] as? String == String(repeating: "x", count: 1_024))
+    }
 }

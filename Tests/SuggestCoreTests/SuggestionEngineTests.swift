@@ -216,6 +216,43 @@ struct SuggestionEngineTests {
         #expect(recorder.submitted.withLock { $0 } == [submitted])
     }
 
+    /// Issue 12: `submit` ignored the maximum query length (a 1 MB submit took 99 s in token extraction).
+    @Test func aSubmittedTextIsCutToTheMaximumLikeATypedOneAndSaysSo() {
+        let recorder = RecordingProvider()
+        let engine = SuggestionEngine(providers: [HashtagProvider(), recorder])
+        // 1 MB of two-byte scalars after a tag: cut at the maximum, on a scalar boundary.
+        let text = "#dinner " + String(repeating: "é", count: 524_288)
+        var notes: [String] = []
+        let submitted = engine.submit(SearchQuery(text: text), notes: &notes)
+        #expect(notes == ["query text truncated from 1048584 to 1024 UTF-8 bytes"])
+        #expect(submitted.tokens == [SearchToken(kind: "tag", value: "dinner")])
+        #expect(submitted.text == String(repeating: "é", count: 508))
+        #expect(recorder.submitted.withLock { $0 } == [submitted])
+
+        // The plain call cuts it too; a short text has no note.
+        #expect(engine.submit(SearchQuery(text: text)) == submitted)
+        var none: [String] = []
+        engine.submit(SearchQuery(text: "soup"), notes: &none)
+        #expect(none.isEmpty)
+    }
+
+    @Test func aSubmitWhoseTokenExtractionFailsSaysSo() {
+        struct Failing: SuggestionProvider {
+            let id = "tokens"
+            func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {}
+            func extractTokens(from query: SearchQuery, submitting: Bool) throws -> TokenExtraction? {
+                throw FailingProvider.Boom()
+            }
+        }
+        let recorder = RecordingProvider()
+        let engine = SuggestionEngine(providers: [Failing(), recorder])
+        var notes: [String] = []
+        let submitted = engine.submit(SearchQuery(text: "soup #x"), notes: &notes)
+        #expect(notes == ["tokens: token extraction: boom"])
+        #expect(submitted.text == "soup #x")
+        #expect(recorder.submitted.withLock { $0 } == [submitted])
+    }
+
     @Test func selectedSuggestionsRankHigherInsideTheirTier() {
         let recorder = RecordingProvider()
         let engine = SuggestionEngine(providers: [

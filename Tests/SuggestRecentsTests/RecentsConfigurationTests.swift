@@ -82,6 +82,8 @@ struct RecentsConfigurationTests {
         (#"{ "type": "recent", "exclude": { "minLength": -2 } }"#, "providers[0].exclude.minLength"),
         (#"{ "type": "recent", "exclude": { "patterns": ["ok", "a(b"] } }"#,
          "providers[0].exclude.patterns[1]: invalid pattern \"a(b\": expected ')'"),
+        (#"{ "type": "recent", "exclude": { "patterns": ["ok", "^(a+)+$"] } }"#,
+         "providers[0].exclude.patterns[1]: invalid pattern \"^(a+)+$\": nested unbounded quantifier"),
         (#"{ "type": "recent", "capacty": 10 }"#, "providers[0]: unknown key \"capacty\" — did you mean \"capacity\"?"),
         (#"{ "type": "recent", "exclude": { "minLenght": 3 } }"#,
          "providers[0].exclude: unknown key \"minLenght\" — did you mean \"minLength\"?"),

@@ -212,6 +212,58 @@ struct RecentsProviderTests {
         }
     }
 
+    /// Issue 12: exclusion patterns run on Swift `Regex`, which has no match limit, on every recorded search and on
+    /// every start; `^(a+)+$` once hung every start. They get the token rules' check, with the offset.
+    @Test(arguments: [
+        ("(a|aa)+$", 0, "alternation whose branches can match the same text"),
+        ("^(a|a)*$", 1, "alternation whose branches can match the same text"),
+        ("(.*a){20}", 0, "repeated 20 times contains an unbounded quantifier"),
+        ("^(a+)+$", 1, "nested unbounded quantifier"),
+    ])
+    func aPatternThatCanBacktrackCatastrophicallyIsRefusedWithItsOffset(pattern: String, offset: Int, reason: String) {
+        do {
+            _ = try RecentsExclusion(patterns: ["password", pattern])
+            Issue.record("expected \(pattern) to be refused")
+        } catch {
+            #expect(error.index == 1)
+            #expect(error.pattern == pattern)
+            #expect(error.message.contains(reason), "\(error)")
+            #expect(error.message.hasSuffix("at offset \(offset)"), "\(error)")
+        }
+    }
+
+    @Test func ordinaryPatternsAreStillAcceptedAndApplied() throws {
+        let exclusion = try RecentsExclusion(
+            patterns: [#"\bfrom:(?<value>\S+)"#, #"#(?<value>\w+)"#, #"^\d{12,19}$"#, "password"]
+        )
+        #expect(exclusion.excludes(SearchQuery(text: "4111111111111111")))
+        #expect(exclusion.excludes(SearchQuery(text: "my PASSWORD")))
+        #expect(exclusion.excludes(SearchQuery(text: "mail from:alice")))
+        #expect(!exclusion.excludes(SearchQuery(text: "new york")))
+    }
+
+    @Test func withPatternsATextTooLongToMatchSafelyIsNotRemembered() throws {
+        let long = String(repeating: "a", count: RecentsExclusion.maximumMatchedLength + 1)
+        let exclusion = try RecentsExclusion(patterns: ["password"])
+        #expect(exclusion.excludes(SearchQuery(text: long)))
+        #expect(exclusion.excludes(SearchQuery(text: "x", tokens: [SearchToken(kind: "k", value: long)])))
+        #expect(!exclusion.excludes(SearchQuery(text: String(long.dropFirst()))))
+        // Without patterns, nothing is matched and length does not matter.
+        #expect(!RecentsExclusion.none.excludes(SearchQuery(text: long)))
+    }
+
+    #if PCRE2
+        /// Where the PCRE2 trait is on, exclusions run under its match limit: a polynomial pattern the check lets
+        /// through (no repeated group) stops at the limit on a long text and counts as a match.
+        @Test func withPCRE2APatternThatReachesTheMatchLimitCountsAsAMatch() throws {
+            let exclusion = try RecentsExclusion(patterns: [".*a.*a.*a.*a.*a.*a!"])
+            // The `!` is there (PCRE2 does not give up at once) but before the `a`s: no match, found only by trying.
+            let text = "!" + String(repeating: "a", count: 4_000)
+            #expect(exclusion.excludes(SearchQuery(text: text)), "should reach the match limit")
+            #expect(!exclusion.excludes(SearchQuery(text: "bbb")))
+        }
+    #endif
+
     // MARK: Remove, clear, list, capacity
 
     @Test func removeClearAndList() {

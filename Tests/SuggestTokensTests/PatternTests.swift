@@ -134,6 +134,39 @@ struct PatternTests {
         }
     }
 
+    /// Issue 12: patterns the nested-quantifier check used to let through took seconds to minutes per keystroke on
+    /// Swift `Regex`. They are refused at compile time, at the offset of the repeated group.
+    @Test(arguments: [
+        ("(a|aa)+$", 0, "alternation whose branches can match the same text"),
+        ("^(a|a)*$", 1, "alternation whose branches can match the same text"),
+        ("(.*a){20}", 0, "repeated 20 times contains an unbounded quantifier"),
+        ("^(a+)+$", 1, "nested unbounded quantifier"),
+        (#"x(?:\d|\w)+"#, 1, "alternation whose branches can match the same text"),
+        ("(?<value>(?i)(?:a|A)+)", 13, "alternation whose branches can match the same text"),
+        ("(?'v'a|aa)+", 0, "alternation whose branches can match the same text"),
+        ("(a?){30}a{30}", 0, "repeated 30 times contains an optional part"),
+    ])
+    func swiftEngineRefusesPatternsThatCanBacktrackCatastrophically(pattern: String, offset: Int, reason: String) {
+        do {
+            _ = try PatternEngine.swift.compile(pattern)
+            Issue.record("expected \(pattern) to be refused")
+        } catch {
+            #expect(error.kind == .compile)
+            #expect(error.offset == offset, "\(error)")
+            #expect(error.message.contains(reason), "\(error)")
+            #expect(error.message.contains("\"pcre2\" engine"))
+        }
+    }
+
+    @Test(arguments: [
+        #"\bfrom:(?<value>\S+)"#, #"#(?<value>\w+)"#, #"^\d{12,19}$"#, "password", "@.+\\.",
+        #"(?<kind>is|has):(?<value>\w+)"#, "(?:ab|ac)?x+", #"(?:\w|-)+"#, "(?:cat|dog)+", #"(\S+\s){1,2}"#,
+        #"(?:\d{3}[- ]?){3}"#, "[a(|a)]+", #"\((a|aa)\)+"#, "(?:-?[0-9]){1,10}",
+    ])
+    func swiftEngineAcceptsOrdinaryPatterns(pattern: String) throws {
+        _ = try PatternEngine.swift.compile(pattern)
+    }
+
     @Test func swiftCompileErrorsAreReported() {
         do {
             _ = try PatternEngine.swift.compile("from:(\\S+ x")

@@ -206,4 +206,20 @@ struct TokenConfigurationTests {
             )
         }
     #endif
+
+    /// Issue 12: with the Swift `Regex` engine (no match limit), a rule that can backtrack catastrophically is a
+    /// located error when the configuration is read, in builds with and without PCRE2.
+    @Test func aSwiftRuleThatCanBacktrackCatastrophicallyIsALocatedError() {
+        let errors = errors(
+            #"{ "version": 1, "providers": [ { "type": "tokens", "engine": "swift", "rules": [ { "kind": "k", "pattern": "x(a|aa)+$" } ] } ] }"#
+        )
+        #expect(errors.count == 1)
+        #expect(
+            errors.first?.hasPrefix(
+                "providers[0].rules[0].pattern: a group repeated without bound contains an alternation"
+            ) == true,
+            "\(errors)"
+        )
+        #expect(errors.first?.hasSuffix("at offset 1") == true, "\(errors)")
+    }
 }

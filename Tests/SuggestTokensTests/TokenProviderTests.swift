@@ -335,4 +335,36 @@ struct TokenProviderTests {
         #expect(submitted.tokens == [SearchToken(kind: "tag", value: "quick")])
         #expect(submitted.text == "pasta")
     }
+
+    // MARK: Long texts (issue 12: extraction was quadratic, a 1 MB submit took 99 s)
+
+    @Test(arguments: engines) func aLongPastedTextBecomesTokensInOnePass(engine: PatternEngine) throws {
+        let provider = try Self.provider(engine: engine)
+        let text = String(repeating: "a, ", count: 87_382)  // 256 KB
+        let extraction = try #require(try extract(text, provider, submitting: true))
+        #expect(extraction.tokens == [SearchToken(kind: "text", value: "a")])
+        #expect(extraction.remainingText == "")
+    }
+
+    @Test(arguments: engines) func thousandsOfTokensComeOnceEachInTextOrder(engine: PatternEngine) throws {
+        let provider = try Self.provider(engine: engine)
+        let words = (0..<8_000).map { "w\($0)" }
+        let delimited = try #require(try extract(words.joined(separator: ", ") + ", w0, ", provider))
+        #expect(delimited.tokens == words.map { SearchToken(kind: "text", value: $0) })
+        let tags = try #require(try extract(words.map { "#\($0)" }.joined(separator: " ") + " #w1 rest", provider))
+        #expect(tags.tokens == words.map { SearchToken(kind: "tag", value: $0) })
+        #expect(tags.remainingText == "rest")
+    }
+
+    @Test(arguments: engines) func aLaterRuleSkipsWhatAnEarlierOneTookAndFillsTheGaps(engine: PatternEngine) throws {
+        let provider = try Self.provider(engine: engine)
+        let extraction = try #require(try extract("from:#a #b from:c x", provider))
+        #expect(
+            extraction.tokens.map(\.description) == [
+                SearchToken(kind: "from", value: "#a"), SearchToken(kind: "tag", value: "b"),
+                SearchToken(kind: "from", value: "c"),
+            ].map(\.description)
+        )
+        #expect(extraction.remainingText == "x")
+    }
 }

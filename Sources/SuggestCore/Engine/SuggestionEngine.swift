@@ -79,15 +79,36 @@ public final class SuggestionEngine: Sendable {
         for text in ["e", "ea"] { _ = suggestions(for: SearchQuery(text: text), session: &session) }
     }
 
-    /// Records a submitted search: runs token extraction as on return (a rule match at the end of the text becomes a
-    /// token), tells every provider, and returns the query as submitted (with its tokens).
+    /// Records a submitted search: cuts its text to ``EngineOptions/maximumQueryLength`` as a keystroke does, runs
+    /// token extraction as on return (a rule match at the end of the text becomes a token), tells every provider,
+    /// and returns the query as submitted (with its tokens).
     @discardableResult
     public func submit(_ query: SearchQuery) -> SearchQuery {
+        var notes: [String] = []
+        return submit(query, notes: &notes)
+    }
+
+    /// Records a submitted search like ``submit(_:)`` and says what did not go as typed.
+    /// - Parameter notes: gets `query text truncated from N to M UTF-8 bytes` when the text was cut, and
+    ///   `ID: token extraction: …` for a provider whose extraction failed (the search is recorded without it).
+    /// - Complexity: the providers' extraction, on at most ``EngineOptions/maximumQueryLength`` bytes of text.
+    @discardableResult
+    public func submit(_ query: SearchQuery, notes: inout [String]) -> SearchQuery {
         var submitted = query
+        if submitted.text.utf8.count > options.maximumQueryLength {
+            notes.append(
+                "query text truncated from \(submitted.text.utf8.count) to \(options.maximumQueryLength) UTF-8 bytes"
+            )
+            submitted.text = PreparedQuery.truncate(submitted.text, toUTF8Length: options.maximumQueryLength)
+        }
         for slot in slots {
-            if let extraction = try? slot.provider.extractTokens(from: submitted, submitting: true) {
-                submitted.tokens = extraction.tokens
-                submitted.text = extraction.remainingText
+            do {
+                if let extraction = try slot.provider.extractTokens(from: submitted, submitting: true) {
+                    submitted.tokens = extraction.tokens
+                    submitted.text = extraction.remainingText
+                }
+            } catch {
+                notes.append("\(slot.provider.id): token extraction: \(error)")
             }
         }
         for slot in slots { slot.provider.didSubmit(submitted) }

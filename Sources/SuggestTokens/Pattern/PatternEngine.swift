@@ -10,7 +10,8 @@ public struct PatternEngine: Hashable, Sendable, CustomStringConvertible {
     /// PCRE2 (libpcre2-8), UTF + UCP, JIT-compiled, with match and depth limits. Needs the `PCRE2` trait.
     public static let pcre2 = PatternEngine(code: .pcre2)
     /// Swift `Regex`, Unicode-scalar semantics and simple word boundaries. Swift `Regex` has no match limit, so
-    /// patterns with nested unbounded quantifiers (`(a+)+`) are refused when they are compiled.
+    /// patterns whose repeated groups can backtrack catastrophically (`(a+)+`, `(a|aa)+`, `(.*a){20}`) are refused
+    /// when they are compiled.
     public static let swift = PatternEngine(code: .swift)
 
     /// ``pcre2`` when this build has it (the `PCRE2` trait, on by default), else ``swift``.

@@ -1,8 +1,11 @@
+import SuggestCore
+
 /// A token-rule pattern compiled by Swift `Regex`: Unicode-scalar semantics (like PCRE2's UTF + UCP) and simple
 /// word boundaries (`\b` between a word and a non-word character, as in PCRE2).
 ///
-/// Swift `Regex` has no match or depth limit, so a catastrophic pattern would hang the keystroke: patterns with a
-/// nested unbounded quantifier (`(a+)+`, `(\w*)*`) are refused at compile time by ``NestedQuantifierCheck``.
+/// Swift `Regex` has no match or depth limit, so a catastrophic pattern would hang the keystroke: patterns whose
+/// repeated groups can backtrack catastrophically (`(a+)+`, `(a|aa)+`, `(.*a){20}`) are refused at compile time by
+/// the check recent-search exclusions share (`BacktrackingCheck` in SuggestCore).
 ///
 /// `@unchecked Sendable`: `Regex<AnyRegexOutput>` is not `Sendable` only because its output type (the match
 /// record) is not; the compiled program it holds is immutable once lowered, and `init` lowers it (one match on
@@ -16,12 +19,12 @@ final class SwiftRegexPattern: TokenPattern, @unchecked Sendable {
     let requiredPrefix: [UInt8]
 
     init(_ pattern: String) throws(PatternError) {
-        if let offset = NestedQuantifierCheck.firstNestedQuantifier(in: pattern) {
+        if let risk = BacktrackingCheck.firstRisk(in: pattern) {
             throw PatternError(
                 .compile,
-                "nested unbounded quantifier can backtrack catastrophically and the Swift Regex engine has no match "
-                    + "limit; rewrite it (\"(a+)+\" as \"a+\") or use the \"pcre2\" engine",
-                offset: offset
+                "\(risk.reason); the Swift Regex engine has no match limit: rewrite it (\"(a+)+\" as \"a+\", "
+                    + "\"(a|aa)+\" as \"a+\") or use the \"pcre2\" engine",
+                offset: risk.offset
             )
         }
         let compiled: Regex<AnyRegexOutput>
