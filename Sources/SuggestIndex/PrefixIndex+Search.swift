@@ -183,13 +183,8 @@ extension PrefixIndex {
 
         // Matches at inner word starts. Entries sharing a key may differ in their inner word starts (camelCase humps
         // come from the original text: "aBc" has one at "c", "abc" none), so a twin is skipped only when one of
-        // its key was offered already (runs pop in rank order: that one was the best).
-        @inline(__always) func offeredInfix(_ sorted: Int) -> Bool {
-            guard visible(sorted) else { return false }
-            guard twins[sorted >> 6] & (1 << UInt64(sorted & 63)) != 0 else { return true }
-            for h in hits where sameKey(Int(h.sortedPosition), sorted) { return false }
-            return true
-        }
+        // its key was offered already (runs pop in rank order: that one was the best). (The check reads `hits` in
+        // the closure itself: a nested function capturing it would put it in a heap box, one malloc per search.)
         let infixKeys = InfixRuns(index: self)
         let m = infixPositions.count
         let first: (Int, Int)
@@ -207,8 +202,10 @@ extension PrefixIndex {
         let infixDone = topK(infixRanks, first, second, need: limit - earlier, heap: &heap) { position in
             let sorted = Int(infixPositions[position])
             let entry = order[sorted]
-            guard offeredInfix(sorted) else { return false }
-            for h in hits where h.entry == entry { return false }
+            guard visible(sorted) else { return false }
+            for h in hits where h.entry == entry || (hasTwin(sorted) && sameKey(Int(h.sortedPosition), sorted)) {
+                return false
+            }
             var hit = Hit(entry: entry, tier: .wordPrefix, keyOffset: infixOffsets[position])
             hit.sortedPosition = UInt32(sorted)
             hits.append(hit)
@@ -216,7 +213,7 @@ extension PrefixIndex {
         }
         if !infixDone {
             scan(
-                infixRanks, first, second, need: limit, tier: .wordPrefix, offered: offeredInfix, hits: &hits,
+                infixRanks, first, second, need: limit, tier: .wordPrefix, offered: visible, hits: &hits,
                 spare: &spare)
         }
     }
@@ -287,8 +284,9 @@ extension PrefixIndex {
                 let rank = ranks.values[p]
                 if spare.count < keep || rank < spare[spare.count - 1].rank {
                     let e = entry(at: p)
-                    if offered(sortedPosition(p)) && !hits.contains(where: { $0.entry == e })
-                        && !(infix && spare.contains(where: { sameKey(sortedPosition(Int($0.position)), sortedPosition(p)) }))
+                    let sp = sortedPosition(p)
+                    if offered(sp) && !hits.contains(where: { $0.entry == e })
+                        && !(infix && hasTwin(sp) && Self.sharesKey(sp, hits, spare, self, sortedPosition))
                     {
                         let item = HeapItem(rank: rank, position: UInt32(p), lo: 0, hi: 0)
                         var i = spare.count
@@ -315,6 +313,20 @@ extension PrefixIndex {
             hits.append(hit)
         }
     }
+
+    /// For the infix scan (entries sharing a key may differ in their inner word starts): whether the key at sorted
+    /// position `sp` is the key of a hit or of a position kept in `spare` already.
+    static func sharesKey(
+        _ sp: Int, _ hits: [Hit], _ spare: [HeapItem], _ index: PrefixIndex, _ sortedPosition: (Int) -> Int
+    ) -> Bool {
+        for h in hits where index.sameKey(Int(h.sortedPosition), sp) { return true }
+        for item in spare where index.sameKey(sortedPosition(Int(item.position)), sp) { return true }
+        return false
+    }
+
+    /// Whether the key at sorted position `p` equals a neighbour's (see ``twins``).
+    @inline(__always)
+    func hasTwin(_ p: Int) -> Bool { twins[p >> 6] & (1 << UInt64(p & 63)) != 0 }
 
     // MARK: Binary search over sorted keys
 
