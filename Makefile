@@ -3,7 +3,7 @@
 #   make test   installs what is missing, builds, and runs the tests
 SWIFT ?= swift
 
-.PHONY: setup demo test test-no-pcre2 build release bench validate clean
+.PHONY: setup demo test test-no-pcre2 build release bench validate fuzz clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -35,6 +35,15 @@ release: setup
 bench: setup
 	bash Benchmarks/Scripts/make-corpus.sh
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress --time-units microseconds
+
+# libFuzzer targets (Tests/Fuzz, its own package): the configuration parser, a dictionary, a `suggest batch` line, a
+# token rule and text. Each runs FUZZ_SECONDS (default 600) on its committed corpus (Tests/Fuzz/Corpus/TARGET),
+# which gains the inputs that add coverage; a finding stops with libFuzzer's report and a non-zero status.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= FuzzConfiguration FuzzDictionaryLine FuzzBatchLine FuzzTokenRule
+fuzz: setup
+	cd Tests/Fuzz && $(SWIFT) build -c debug --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
+	for target in $(FUZZ_TARGETS); do bash Tests/Fuzz/run-fuzz.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
 validate: build
 	$(SWIFT) package suggest-validate

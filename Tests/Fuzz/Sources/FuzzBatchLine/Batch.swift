@@ -1,0 +1,1 @@
+../../../../Sources/SuggestCLI/Batch.swift

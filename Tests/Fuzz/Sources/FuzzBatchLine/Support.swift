@@ -1,0 +1,1 @@
+../../../../Sources/SuggestCLI/Support.swift
