@@ -117,15 +117,16 @@ public final class RecentsProvider: ConfigurableProvider {
         var ledger = RecentsLedger(loaded, halfLife: halfLife)
         ledger.remove(excludedBy: options.exclusion)
         ledger.evict(toCapacity: max(0, options.capacity))
+        // One index build (it was built twice: empty of notes, then again by `reindex()`).
+        let notes = loadProblem.map { [$0] } ?? []
         var state = State(
             synced: ledger,
             current: ledger,
-            index: RecentsIndex(ledger, systemImage: options.systemImage),
+            index: RecentsIndex(ledger, notes: notes, systemImage: options.systemImage),
             systemImage: options.systemImage
         )
         state.loadProblem = loadProblem
         state.reportsLoadProblem = loadProblem != nil
-        state.reindex()
         self.state = Locked(state)
     }
 
