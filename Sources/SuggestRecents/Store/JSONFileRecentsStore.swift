@@ -38,6 +38,15 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// For tests: a write stops after this many bytes of the temporary file (or of the journal lines), as if the
     /// process died there.
     let crashAfterBytes: Int?
+    /// The base as a writer last read or wrote it, with the identity of its file: a writer whose base is unchanged
+    /// (same inode, size and modification time, checked under the lock) skips decoding it again.
+    private struct CachedBase: Sendable {
+        var identity: [Int]
+        var searches: [RecentSearch]
+        var baseID: String?
+        var bytes: Int
+    }
+    private let cachedBase = Locked<CachedBase?>(nil)
     /// Below this size the base is rewritten at every write (as cheap as an append) and no journal is kept.
     let journalFromBaseBytes: Int
 
@@ -138,6 +147,18 @@ public final class JSONFileRecentsStore: RecentsStore {
         }
     }
 
+    /// Device, inode, size and modification time of `file`; nil if it cannot be read.
+    static func identity(_ file: String) -> [Int]? {
+        var info = stat()
+        guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if canImport(Darwin)
+        let mtime = info.st_mtimespec
+        #else
+        let mtime = info.st_mtim
+        #endif
+        return [Int(info.st_dev), Int(info.st_ino), Int(info.st_size), Int(mtime.tv_sec), Int(mtime.tv_nsec)]
+    }
+
     /// Where the journal of the base `file` is.
     static func journalPath(_ file: String) -> String { file + ".journal" }
 
@@ -168,6 +189,15 @@ public final class JSONFileRecentsStore: RecentsStore {
     private func readForUpdate(_ file: String) throws -> (Stored?, RecentsStoreError?) {
         var stored = Stored(searches: [])
         let journalPath = Self.journalPath(file)
+        let identity = Self.identity(file)
+        if let identity, let cached = cachedBase.withLock({ $0 }), cached.identity == identity {
+            stored.searches = cached.searches
+            stored.baseID = cached.baseID
+            stored.baseBytes = cached.bytes
+            stored.baseEntries = cached.searches.count
+            return readJournalForUpdate(journalPath, into: stored)
+        }
+        cachedBase.withLock { $0 = nil }
         switch readFile(file) {
         case .missing:
             break
@@ -181,6 +211,10 @@ public final class JSONFileRecentsStore: RecentsStore {
                 (stored.searches, stored.baseID) = try RecentsFile.decodeWithJournalID(data)
                 stored.baseBytes = data.count
                 stored.baseEntries = stored.searches.count
+                if let identity {
+                    let base = CachedBase(identity: identity, searches: stored.searches, baseID: stored.baseID, bytes: data.count)
+                    cachedBase.withLock { $0 = base }
+                }
             } catch {
                 switch error {
                 case .newerVersion(let version):
@@ -192,6 +226,11 @@ public final class JSONFileRecentsStore: RecentsStore {
                 }
             }
         }
+        return readJournalForUpdate(journalPath, into: stored)
+    }
+
+    private func readJournalForUpdate(_ journalPath: String, into stored: Stored) -> (Stored?, RecentsStoreError?) {
+        var stored = stored
         switch readFile(journalPath) {
         case .missing:
             return (stored, nil)
@@ -200,7 +239,7 @@ public final class JSONFileRecentsStore: RecentsStore {
                 stored.mustCompact = true
                 return (stored, moveAside(journalPath, reason: text))
             }
-            throw RecentsStoreError.io("read", path: journalPath, errno: code, reason: text)
+            return (nil, RecentsStoreError.io("read", path: journalPath, errno: code, reason: text))
         case .data(let data):
             do {
                 stored.journal = try RecentsJournal.parse(data, baseID: stored.baseID)
@@ -336,8 +375,15 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// Rewrites the base atomically with `searches` and a new journal id, then removes the journal (a writer that
     /// dies in between leaves a journal naming the old id: it is ignored and replaced).
     private func compact(_ searches: [RecentSearch], into file: String) throws {
-        try write(RecentsFile.encode(searches, journal: UUID().uuidString), to: file)
+        let id = UUID().uuidString
+        let data = try RecentsFile.encode(searches, journal: id)
+        cachedBase.withLock { $0 = nil }
+        try write(data, to: file)
         if unlink(Self.journalPath(file)) == 0 { syncDirectory(file) }
+        if let identity = Self.identity(file) {
+            let base = CachedBase(identity: identity, searches: searches, baseID: id, bytes: data.count)
+            cachedBase.withLock { $0 = base }
+        }
     }
 
     /// Appends `lines` to the journal with one write and an `fsync`: after its last whole line (a torn line left by
