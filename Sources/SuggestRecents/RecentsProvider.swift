@@ -229,16 +229,24 @@ public final class RecentsProvider: ConfigurableProvider {
             // Another caller's commit already saved this change.
             if changes.isEmpty && !evenIfNothingChanged { return nil }
             do {
+                // The ledger `merge` built: the same as one built again from what it returned (one key and one
+                // folded title per search less at every save of a large store).
+                var mergedLedger: RecentsLedger? = nil
                 let merged = try store.commit(changes) { stored in
                     var ledger = stored.map { RecentsLedger($0, halfLife: halfLife) } ?? synced
                     ledger.apply(changes)
                     ledger.remove(excludedBy: exclusion)
                     ledger.evict(toCapacity: capacity)
+                    mergedLedger = ledger
                     return ledger.searches
                 }
                 state.withLock { state in
                     state.pending.removeFirst(min(changes.count, state.pending.count))
-                    state.synced = RecentsLedger(merged, halfLife: halfLife)
+                    if let mergedLedger, mergedLedger.count == merged.count {
+                        state.synced = mergedLedger
+                    } else {
+                        state.synced = RecentsLedger(merged, halfLife: halfLife)
+                    }
                     state.current = state.synced
                     state.current.apply(state.pending)
                     state.current.evict(toCapacity: capacity)
