@@ -225,4 +225,16 @@ struct RecentsJournalTests {
         #expect(try contents(journal) == newer)
         #expect(try contents(path) == base)
     }
+
+    @Test func aLedgerBuiltOnTheLastStoredSearchesEqualsOneBuiltAfresh() {
+        let date = Date(timeIntervalSince1970: 1_795_000_000)
+        let first = (0..<20).map { RecentSearch(query: SearchQuery(text: "s\($0 % 13)"), firstUsed: date.addingTimeInterval(Double($0)), lastUsed: date.addingTimeInterval(Double($0))) }
+        let more = first + [RecentSearch(query: "s3", firstUsed: date.addingTimeInterval(99), lastUsed: date.addingTimeInterval(99))]
+        let last = (first, RecentsLedger(first, halfLife: 3_600))
+        let grown = RecentsProvider.ledger(for: more, after: last, halfLife: 3_600)
+        #expect(grown.searches == RecentsLedger(more, halfLife: 3_600).searches)
+        // Not the same start: built afresh.
+        let other = Array(more.dropFirst())
+        #expect(RecentsProvider.ledger(for: other, after: last, halfLife: 3_600).searches == RecentsLedger(other, halfLife: 3_600).searches)
+    }
 }
