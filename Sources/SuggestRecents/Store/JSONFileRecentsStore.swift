@@ -12,9 +12,13 @@ import Musl
 
 /// Keeps searches in a JSON file (`"store": "recents.json"`): versioned, written atomically, shared safely.
 ///
-/// - **Atomic:** every write goes to a temporary file next to it (`recents.json.tmp-…`), which is flushed to disk
-///   (`fsync`) and renamed over the file. A crash leaves the old file or the new one, never a torn one; stale
-///   temporary files are removed by the next write.
+/// - **Journal:** once the file (the *base*) is 64 KB or more, a write appends its changes to
+///   `recents.json.journal` (one JSON line each, one `write` and an `fsync`) instead of rewriting it; reading
+///   replays the journal onto the base, ignoring a torn last line. Compaction rewrites the base (see ``commit(_:merge:)``)
+///   with a new journal id and removes the journal; a journal naming another id is stale and ignored.
+/// - **Atomic:** every rewrite of the base goes to a temporary file next to it (`recents.json.tmp-…`), which is
+///   flushed to disk (`fsync`) and renamed over the file. A crash leaves the old file or the new one, never a torn
+///   one; stale temporary files are removed by the next write.
 /// - **Shared:** writes happen under an advisory lock (`flock` on `recents.json.lock`), and each one re-reads the
 ///   file and merges its changes into it, so two processes (or two engines) using one file add up instead of
 ///   overwriting each other.
