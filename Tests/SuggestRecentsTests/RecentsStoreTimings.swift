@@ -36,6 +36,18 @@ struct RecentsStoreTimings {
             let load = seconds { _ = try? JSONFileRecentsStore(path: path).load() }
             FileHandle.standardError.write(Data("start-up \(count) entries (\(size(path)) bytes): \(t) s, of which store.load() \(load) s; kept \(provider!.searches.count)\n".utf8))
         }
+        // Where a submit's in-memory time goes, at 100,000 searches.
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let searches = (0...100_000).map { i in
+            RecentSearch(query: SearchQuery(text: "recent search number \(i) about topic \(i % 977)"), firstUsed: start.addingTimeInterval(Double(i)), lastUsed: start.addingTimeInterval(Double(i)))
+        }
+        var ledger = RecentsLedger([], halfLife: 14 * 86_400)
+        let build = seconds { ledger = RecentsLedger(searches, halfLife: 14 * 86_400) }
+        let sorted = seconds { _ = ledger.searches }
+        var evicted = ledger
+        let evict = seconds { evicted.evict(toCapacity: 100_000) }
+        let index = seconds { _ = RecentsIndex(evicted, systemImage: "clock") }
+        FileHandle.standardError.write(Data("100,001 searches: ledger build \(build) s, sorted searches \(sorted) s, evict one \(evict) s, index build \(index) s\n".utf8))
         for (label, threshold) in [("whole rewrite (the old write path)", Int.max), ("journal", 64 * 1024)] {
             let path = folder + "/submit-\(threshold).json"
             try writeStore(path, count: 100_000)
