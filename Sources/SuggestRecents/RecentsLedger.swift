@@ -42,12 +42,15 @@ struct RecentsLedger: Sendable {
     /// Entries by frecency, best first (ties: more recent first, then by key).
     var entriesByRank: [(key: String, entry: Entry)] {
         entries.map { (key: $0.key, entry: $0.value) }.sorted { a, b in
-            if a.entry.rankKey != b.entry.rankKey { return a.entry.rankKey > b.entry.rankKey }
-            if a.entry.search.lastUsed != b.entry.search.lastUsed {
-                return a.entry.search.lastUsed > b.entry.search.lastUsed
-            }
-            return a.key < b.key
+            Self.ranksBefore(a.key, a.entry, b.key, b.entry)
         }
+    }
+
+    /// Whether `a` comes before `b` by frecency (ties: more recent first, then by key).
+    static func ranksBefore(_ aKey: String, _ a: Entry, _ bKey: String, _ b: Entry) -> Bool {
+        if a.rankKey != b.rankKey { return a.rankKey > b.rankKey }
+        if a.search.lastUsed != b.search.lastUsed { return a.search.lastUsed > b.search.lastUsed }
+        return aKey < bKey
     }
 
     func rankKey(_ search: RecentSearch) -> Double {
@@ -106,6 +109,18 @@ struct RecentsLedger: Sendable {
     /// Keeps the `capacity` most valuable searches by frecency (recency and frequency).
     mutating func evict(toCapacity capacity: Int) {
         guard entries.count > capacity else { return }
+        if entries.count - capacity <= 8 {
+            // A few over (one submit at capacity): drop the last by rank, one pass each, instead of sorting them all.
+            while entries.count > capacity {
+                var worst: (key: String, entry: Entry)? = nil
+                for (key, entry) in entries {
+                    if let current = worst, !Self.ranksBefore(current.key, current.entry, key, entry) { continue }
+                    worst = (key, entry)
+                }
+                entries[worst!.key] = nil
+            }
+            return
+        }
         for (key, _) in entriesByRank.dropFirst(capacity) { entries[key] = nil }
     }
 }

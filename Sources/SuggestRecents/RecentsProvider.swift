@@ -89,6 +89,10 @@ public final class RecentsProvider: ConfigurableProvider {
     let state: Locked<State>
     /// Serializes commits to the store (held during I/O; keystrokes never take it).
     let commitLock = Locked<Bool>(false)
+    /// What the store gave the last commit and the ledger built from it: when the store gives the same searches
+    /// again with more after them (a journal that grew), only those are added (no key or folded title again for
+    /// the others). Used under `commitLock` only.
+    private let lastStored = Locked<(searches: [RecentSearch], ledger: RecentsLedger)?>(nil)
 
     /// A provider with `options`, keeping its searches in `store` (memory only if nil).
     /// - Parameter now: the clock (tests pass their own).
@@ -117,15 +121,16 @@ public final class RecentsProvider: ConfigurableProvider {
         var ledger = RecentsLedger(loaded, halfLife: halfLife)
         ledger.remove(excludedBy: options.exclusion)
         ledger.evict(toCapacity: max(0, options.capacity))
+        // One index build (it was built twice: empty of notes, then again by `reindex()`).
+        let notes = loadProblem.map { [$0] } ?? []
         var state = State(
             synced: ledger,
             current: ledger,
-            index: RecentsIndex(ledger, systemImage: options.systemImage),
+            index: RecentsIndex(ledger, notes: notes, systemImage: options.systemImage),
             systemImage: options.systemImage
         )
         state.loadProblem = loadProblem
         state.reportsLoadProblem = loadProblem != nil
-        state.reindex()
         self.state = Locked(state)
     }
 
@@ -228,16 +233,31 @@ public final class RecentsProvider: ConfigurableProvider {
             // Another caller's commit already saved this change.
             if changes.isEmpty && !evenIfNothingChanged { return nil }
             do {
+                // The ledger `merge` built: the same as one built again from what it returned (one key and one
+                // folded title per search less at every save of a large store).
+                var mergedLedger: RecentsLedger? = nil
+                let lastStored = self.lastStored
                 let merged = try store.commit(changes) { stored in
-                    var ledger = stored.map { RecentsLedger($0, halfLife: halfLife) } ?? synced
+                    var ledger: RecentsLedger
+                    if let stored {
+                        ledger = Self.ledger(for: stored, after: lastStored.withLock { $0 }, halfLife: halfLife)
+                        lastStored.withLock { $0 = (stored, ledger) }
+                    } else {
+                        ledger = synced
+                    }
                     ledger.apply(changes)
                     ledger.remove(excludedBy: exclusion)
                     ledger.evict(toCapacity: capacity)
+                    mergedLedger = ledger
                     return ledger.searches
                 }
                 state.withLock { state in
                     state.pending.removeFirst(min(changes.count, state.pending.count))
-                    state.synced = RecentsLedger(merged, halfLife: halfLife)
+                    if let mergedLedger, mergedLedger.count == merged.count {
+                        state.synced = mergedLedger
+                    } else {
+                        state.synced = RecentsLedger(merged, halfLife: halfLife)
+                    }
                     state.current = state.synced
                     state.current.apply(state.pending)
                     state.current.evict(toCapacity: capacity)
@@ -254,6 +274,20 @@ public final class RecentsProvider: ConfigurableProvider {
                 return error
             }
         }
+    }
+
+    /// `RecentsLedger(stored)`, built from `last` when `stored` starts with the searches it was built from.
+    static func ledger(
+        for stored: [RecentSearch],
+        after last: (searches: [RecentSearch], ledger: RecentsLedger)?,
+        halfLife: Double
+    ) -> RecentsLedger {
+        guard let last, last.ledger.halfLife == halfLife, stored.count >= last.searches.count,
+            stored[..<last.searches.count].elementsEqual(last.searches)
+        else { return RecentsLedger(stored, halfLife: halfLife) }
+        var ledger = last.ledger
+        for search in stored[last.searches.count...] { ledger.add(search) }
+        return ledger
     }
 
     // MARK: SuggestionProvider

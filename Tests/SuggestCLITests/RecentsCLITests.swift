@@ -49,6 +49,48 @@ struct RecentsCLITests {
         #expect(try String(contentsOfFile: storePath, encoding: .utf8).contains("rust"))
     }
 
+    /// A store of 1,000 searches (about 120 KB): large enough that writes go to the journal.
+    func writeLargeStore() throws {
+        let entries = (0..<1_000).map { i in
+            #"{"text": "stored search number \#(i)", "uses": 1, "score": 1, "firstUsed": \#(1_795_000_000 + i), "lastUsed": \#(1_795_000_000 + i)}"#
+        }
+        try Data(#"{"version": 1, "entries": [\#(entries.joined(separator: ", "))]}"#.utf8)
+            .write(to: URL(fileURLWithPath: storePath))
+    }
+
+    @Test func aSubmitToALargeStoreAppendsToTheJournalAndEveryCommandSeesIt() throws {
+        try writeLargeStore()
+        let base = try Data(contentsOf: URL(fileURLWithPath: storePath))
+        let output = try batch([#"{"submit":"journaled search"}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == base, "the base is not rewritten")
+        let journal = try String(contentsOfFile: storePath + ".journal", encoding: .utf8)
+        #expect(journal.contains("journaled search"))
+        let list = try CLIRunner.run(["recents", "list", "--config", config])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.lines.first?.contains("journaled search") == true)
+        #expect(list.lines.count == 1_001)
+    }
+
+    @Test func aCorruptJournalLineIsReportedReadingChangesNothingAndTheNextWriteMovesItAside() throws {
+        try writeLargeStore()
+        _ = try batch([#"{"submit":"one"}"#, #"{"submit":"two"}"#])
+        var lines = try String(contentsOfFile: storePath + ".journal", encoding: .utf8).split(separator: "\n")
+        lines[1] = "garbage"
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: storePath + ".journal"))
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let validate = try CLIRunner.run(["validate", config])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        let listed = try CLIRunner.run(["recents", "list", "--config", config])
+        #expect(listed.stderr.contains("recents.json.journal is unreadable (line 2"), "\(listed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before, "no rename, no lock file")
+        // The next write moves the journal aside and rewrites the base: the stored searches are all there.
+        _ = try batch([#"{"submit":"three"}"#])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.hasPrefix("recents.json.journal.corrupt-") })
+        let list = try CLIRunner.run(["recents", "list", "--config", config])
+        #expect(list.lines.count == 1_001)
+    }
+
     @Test func validateAndListHaveNoSideEffectsOnACorruptStore() throws {
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: storePath))
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()

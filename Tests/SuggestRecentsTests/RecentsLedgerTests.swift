@@ -77,4 +77,18 @@ struct RecentsLedgerTests {
         #expect(ledger.searches[0].score == .greatestFiniteMagnitude)
         #expect(ledger.entriesByRank[0].entry.rankKey.isFinite)
     }
+
+    @Test func evictingAFewKeepsWhatSortingAllKeeps() {
+        let date = Date(timeIntervalSince1970: 1_795_000_000)
+        // Ties on purpose: equal scores and times, told apart by key.
+        let searches = (0..<60).map { i in
+            RecentSearch(query: SearchQuery(text: "s\(i)"), firstUsed: date, lastUsed: date.addingTimeInterval(Double(i % 5)), uses: 1 + i % 3, score: Double(1 + i % 3))
+        }
+        for over in 1...12 {
+            var fast = RecentsLedger(searches, halfLife: 3_600)
+            fast.evict(toCapacity: 60 - over)
+            let kept = RecentsLedger(searches, halfLife: 3_600).entriesByRank.prefix(60 - over).map(\.key)
+            #expect(Set(fast.entries.keys) == Set(kept), "\(over) over")
+        }
+    }
 }

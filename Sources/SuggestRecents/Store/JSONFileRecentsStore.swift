@@ -12,9 +12,13 @@ import Musl
 
 /// Keeps searches in a JSON file (`"store": "recents.json"`): versioned, written atomically, shared safely.
 ///
-/// - **Atomic:** every write goes to a temporary file next to it (`recents.json.tmp-…`), which is flushed to disk
-///   (`fsync`) and renamed over the file. A crash leaves the old file or the new one, never a torn one; stale
-///   temporary files are removed by the next write.
+/// - **Journal:** once the file (the *base*) is 64 KB or more, a write appends its changes to
+///   `recents.json.journal` (one JSON line each, one `write` and an `fsync`) instead of rewriting it; reading
+///   replays the journal onto the base, ignoring a torn last line. Compaction rewrites the base (see ``commit(_:merge:)``)
+///   with a new journal id and removes the journal; a journal naming another id is stale and ignored.
+/// - **Atomic:** every rewrite of the base goes to a temporary file next to it (`recents.json.tmp-…`), which is
+///   flushed to disk (`fsync`) and renamed over the file. A crash leaves the old file or the new one, never a torn
+///   one; stale temporary files are removed by the next write.
 /// - **Shared:** writes happen under an advisory lock (`flock` on `recents.json.lock`), and each one re-reads the
 ///   file and merges its changes into it, so two processes (or two engines) using one file add up instead of
 ///   overwriting each other.
@@ -35,31 +39,48 @@ public final class JSONFileRecentsStore: RecentsStore {
 
     /// Set when the file must not be written (a newer format version, or an unreadable file that could not be moved).
     private let readOnlyReason = Locked<String?>(nil)
-    /// For tests: a write stops after this many bytes of the temporary file, as if the process died there.
+    /// For tests: a write stops after this many bytes of the temporary file (or of the journal lines), as if the
+    /// process died there.
     let crashAfterBytes: Int?
+    /// The base as a writer last read or wrote it, with the identity of its file: a writer whose base is unchanged
+    /// (same inode, size and modification time, checked under the lock) skips decoding it again.
+    private struct CachedBase: Sendable {
+        var identity: [Int]
+        var searches: [RecentSearch]
+        var baseID: String?
+        var bytes: Int
+    }
+    private let cachedBase = Locked<CachedBase?>(nil)
+    /// Below this size the base is rewritten at every write (as cheap as an append) and no journal is kept.
+    let journalFromBaseBytes: Int
 
     /// A store for the file at `path` (created on the first write; its folder must exist).
     public convenience init(path: String) {
         self.init(path: path, crashAfterBytes: nil)
     }
 
-    init(path: String, crashAfterBytes: Int?) {
+    init(path: String, crashAfterBytes: Int?, journalFromBaseBytes: Int = 64 * 1024) {
         self.path = path
         self.crashAfterBytes = crashAfterBytes
+        self.journalFromBaseBytes = journalFromBaseBytes
     }
 
-    /// Reads the searches. No lock, no new file, no rename: the file is only ever replaced by a rename, so a read
-    /// sees one whole version. An unreadable file is reported and left as it is (the next write moves it aside).
+    /// Reads the searches: the base file, then the changes its journal holds. No lock, no new file, no rename: the
+    /// base is only ever replaced by a rename and the journal only grows by whole lines (a torn last line is
+    /// ignored), so a read sees one whole version. An unreadable file is reported and left as it is (the next write
+    /// moves it aside).
     public func load() throws -> [RecentSearch] {
         let file = try target()
+        var base: [RecentSearch] = []
+        var baseID: String? = nil
         switch readFile(file) {
         case .missing:
-            return []
+            break
         case .failed(let code, let text):
             throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
         case .data(let data):
             do {
-                return try RecentsFile.decode(data)
+                (base, baseID) = try RecentsFile.decodeWithJournalID(data)
             } catch {
                 switch error {
                 case .newerVersion(let version):
@@ -71,8 +92,33 @@ public final class JSONFileRecentsStore: RecentsStore {
                 }
             }
         }
+        let journalPath = Self.journalPath(file)
+        switch readFile(journalPath) {
+        case .missing:
+            return base
+        case .failed(let code, let text):
+            throw RecentsStoreError.io("read", path: journalPath, errno: code, reason: text)
+        case .data(let data):
+            do {
+                return RecentsJournal.replay(try RecentsJournal.parse(data, baseID: baseID).changes, onto: base)
+            } catch {
+                switch error {
+                case .newerVersion(let version):
+                    let problem = RecentsStoreError.unsupportedVersion(version, path: journalPath)
+                    readOnlyReason.withLock { $0 = problem.description }
+                    throw problem
+                case .corrupt(let reason):
+                    throw RecentsStoreError.corruptLeftAlone(path: journalPath, reason: reason)
+                }
+            }
+        }
     }
 
+    /// Saves `changes` under the lock: re-reads the base and its journal, lets `merge` apply the changes, and
+    /// appends them to the journal (one `write` and an `fsync`), or — when the journal has grown past
+    /// max(1,000, a quarter of the base's entries) lines or the base's size, when the base is small, when nothing
+    /// changed (``RecentsProvider/synchronize()``) or after moving an unreadable file aside — rewrites the base
+    /// atomically with what `merge` returned and removes the journal (compaction).
     public func commit(
         _ changes: [RecentsChange],
         merge: ([RecentSearch]?) throws -> [RecentSearch]
@@ -88,12 +134,37 @@ public final class JSONFileRecentsStore: RecentsStore {
         return try withFileLock(file) {
             let (stored, problem) = try readForUpdate(file)
             if let problem, !problem.isCorrupt || problem.movedTo == nil { throw problem }
-            let merged = try merge(stored)
+            let merged = try merge(stored?.searches)
             removeStaleTemporaryFiles(file)
-            try write(RecentsFile.encode(merged), to: file)
+            if let stored, !stored.mustCompact, !changes.isEmpty, stored.baseBytes >= journalFromBaseBytes {
+                let lines = try RecentsJournal.lines(changes)
+                let lineLimit = max(1_000, stored.baseEntries / 4)
+                if stored.journal.lineCount + changes.count <= lineLimit,
+                    stored.journal.validBytes + lines.count <= stored.baseBytes
+                {
+                    try append(lines, to: file, after: stored)
+                    return merged
+                }
+            }
+            try compact(merged, into: file)
             return merged
         }
     }
+
+    /// Device, inode, size and modification time of `file`; nil if it cannot be read.
+    static func identity(_ file: String) -> [Int]? {
+        var info = stat()
+        guard stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if canImport(Darwin)
+        let mtime = info.st_mtimespec
+        #else
+        let mtime = info.st_mtim
+        #endif
+        return [Int(info.st_dev), Int(info.st_ino), Int(info.st_size), Int(mtime.tv_sec), Int(mtime.tv_nsec)]
+    }
+
+    /// Where the journal of the base `file` is.
+    static func journalPath(_ file: String) -> String { file + ".journal" }
 
     /// The file the store reads and writes: `path`, or the file its symbolic links lead to.
     private func target() throws -> String {
@@ -105,33 +176,101 @@ public final class JSONFileRecentsStore: RecentsStore {
 
     // MARK: Reading
 
-    /// Reads the file under the lock. Missing: `[]`. Unreadable: moved aside, `nil` and a corrupt error. Newer
-    /// version: the store turns read-only, `nil` and the error.
-    private func readForUpdate(_ file: String) throws -> ([RecentSearch]?, RecentsStoreError?) {
-        let data: Data
+    /// What a writer read under the lock.
+    private struct Stored {
+        var searches: [RecentSearch]
+        var baseID: String?
+        var baseBytes = 0
+        var baseEntries = 0
+        var journal = RecentsJournal()
+        /// The journal was unreadable and moved aside: the base must be rewritten whole.
+        var mustCompact = false
+    }
+
+    /// Reads the base and its journal under the lock. Missing: `[]`. An unreadable base: moved aside (with its
+    /// journal), `nil` and a corrupt error. An unreadable journal: moved aside, the base alone and a corrupt error.
+    /// Newer version: the store turns read-only, `nil` and the error.
+    private func readForUpdate(_ file: String) throws -> (Stored?, RecentsStoreError?) {
+        var stored = Stored(searches: [])
+        let journalPath = Self.journalPath(file)
+        let identity = Self.identity(file)
+        if let identity, let cached = cachedBase.withLock({ $0 }), cached.identity == identity {
+            stored.searches = cached.searches
+            stored.baseID = cached.baseID
+            stored.baseBytes = cached.bytes
+            stored.baseEntries = cached.searches.count
+            return readJournalForUpdate(journalPath, into: stored)
+        }
+        cachedBase.withLock { $0 = nil }
         switch readFile(file) {
         case .missing:
-            return ([], nil)
+            break
         case .failed(let code, let text):
             if code == EACCES || code == EISDIR || code == EIO {
-                return (nil, moveAside(file, reason: text))
+                return (nil, moveAsideWithJournal(file, reason: text))
             }
             throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
-        case .data(let bytes):
-            data = bytes
-        }
-        do {
-            return (try RecentsFile.decode(data), nil)
-        } catch {
-            switch error {
-            case .newerVersion(let version):
-                let problem = RecentsStoreError.unsupportedVersion(version, path: path)
-                readOnlyReason.withLock { $0 = problem.description }
-                return (nil, problem)
-            case .corrupt(let reason):
-                return (nil, moveAside(file, reason: reason))
+        case .data(let data):
+            do {
+                (stored.searches, stored.baseID) = try RecentsFile.decodeWithJournalID(data)
+                stored.baseBytes = data.count
+                stored.baseEntries = stored.searches.count
+                if let identity {
+                    let base = CachedBase(identity: identity, searches: stored.searches, baseID: stored.baseID, bytes: data.count)
+                    cachedBase.withLock { $0 = base }
+                }
+            } catch {
+                switch error {
+                case .newerVersion(let version):
+                    let problem = RecentsStoreError.unsupportedVersion(version, path: path)
+                    readOnlyReason.withLock { $0 = problem.description }
+                    return (nil, problem)
+                case .corrupt(let reason):
+                    return (nil, moveAsideWithJournal(file, reason: reason))
+                }
             }
         }
+        return readJournalForUpdate(journalPath, into: stored)
+    }
+
+    private func readJournalForUpdate(_ journalPath: String, into stored: Stored) -> (Stored?, RecentsStoreError?) {
+        var stored = stored
+        switch readFile(journalPath) {
+        case .missing:
+            return (stored, nil)
+        case .failed(let code, let text):
+            if code == EACCES || code == EISDIR || code == EIO {
+                stored.mustCompact = true
+                return (stored, moveAside(journalPath, reason: text))
+            }
+            return (nil, RecentsStoreError.io("read", path: journalPath, errno: code, reason: text))
+        case .data(let data):
+            do {
+                stored.journal = try RecentsJournal.parse(data, baseID: stored.baseID)
+                stored.searches = RecentsJournal.replay(stored.journal.changes, onto: stored.searches)
+                return (stored, nil)
+            } catch {
+                switch error {
+                case .newerVersion(let version):
+                    let problem = RecentsStoreError.unsupportedVersion(version, path: journalPath)
+                    readOnlyReason.withLock { $0 = problem.description }
+                    return (nil, problem)
+                case .corrupt(let reason):
+                    stored.mustCompact = true
+                    return (stored, moveAside(journalPath, reason: reason))
+                }
+            }
+        }
+    }
+
+    /// Moves an unreadable base aside, and its journal too (its changes belong to that base).
+    private func moveAsideWithJournal(_ file: String, reason: String) -> RecentsStoreError {
+        let problem = moveAside(file, reason: reason)
+        let journalPath = Self.journalPath(file)
+        if problem.movedTo != nil, access(journalPath, F_OK) == 0 {
+            _ = moveAside(journalPath, reason: "its base \(file) was unreadable")
+        }
+        return problem
     }
 
     private enum ReadResult {
@@ -176,11 +315,12 @@ public final class JSONFileRecentsStore: RecentsStore {
             target = "\(file).corrupt-\(stamp)-\(n)"
             n += 1
         }
+        let reported = file.hasSuffix(".journal") ? file : path
         if rename(file, target) == 0 {
             syncDirectory(file)
-            return .corrupt(path: path, movedTo: target, reason: reason)
+            return .corrupt(path: reported, movedTo: target, reason: reason)
         }
-        let problem = RecentsStoreError.corrupt(path: path, movedTo: nil, reason: reason)
+        let problem = RecentsStoreError.corrupt(path: reported, movedTo: nil, reason: reason)
         readOnlyReason.withLock { $0 = problem.description }
         return problem
     }
@@ -234,6 +374,71 @@ public final class JSONFileRecentsStore: RecentsStore {
             throw error
         }
         syncDirectory(file)
+    }
+
+    /// Rewrites the base atomically with `searches` and a new journal id, then removes the journal (a writer that
+    /// dies in between leaves a journal naming the old id: it is ignored and replaced).
+    private func compact(_ searches: [RecentSearch], into file: String) throws {
+        let id = UUID().uuidString
+        let data = try RecentsFile.encode(searches, journal: id)
+        cachedBase.withLock { $0 = nil }
+        try write(data, to: file)
+        if unlink(Self.journalPath(file)) == 0 { syncDirectory(file) }
+        if let identity = Self.identity(file) {
+            let base = CachedBase(identity: identity, searches: searches, baseID: id, bytes: data.count)
+            cachedBase.withLock { $0 = base }
+        }
+    }
+
+    /// Appends `lines` to the journal with one write and an `fsync`: after its last whole line (a torn line left by
+    /// a writer that died is cut off first), or, when it follows another base or is missing, as a new journal.
+    private func append(_ lines: Data, to file: String, after stored: Stored) throws {
+        let journalPath = Self.journalPath(file)
+        let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError("open \(journalPath)") }
+        var data = Data()
+        var offset = stored.journal.validBytes
+        let fresh = stored.journal.isStale
+        if fresh {
+            offset = 0
+            data = try RecentsJournal.header(baseID: stored.baseID)
+            // The journal keeps the base's permissions.
+            var existing = stat()
+            if stat(file, &existing) == 0 { _ = fchmod(fd, existing.st_mode & 0o777) }
+        }
+        data.append(lines)
+        guard ftruncate(fd, off_t(offset)) == 0 else {
+            let error = ioError("truncate \(journalPath)")
+            close(fd)
+            throw error
+        }
+        var length = data.count
+        if let crashAfterBytes { length = min(length, crashAfterBytes) }
+        let written = data.withUnsafeBytes { raw -> Int in
+            var done = 0
+            while done < length {
+                let n = pwrite(fd, raw.baseAddress! + done, length - done, off_t(offset + done))
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return -1
+                }
+                done += n
+            }
+            return done
+        }
+        if crashAfterBytes != nil {
+            close(fd)
+            throw RecentsStoreError(.simulatedCrash, path: path, reason: "stopped after \(written) bytes")
+        }
+        guard written == length, fsync(fd) == 0 else {
+            let error = ioError("write \(journalPath)")
+            // Whole lines only: cut what was written (the lines before stay).
+            _ = ftruncate(fd, off_t(offset))
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw ioError("write \(journalPath)") }
+        if fresh { syncDirectory(file) }
     }
 
     /// Temporary files left by a writer that died. Only called under the lock, when no other writer is active.

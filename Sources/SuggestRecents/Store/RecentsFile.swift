@@ -15,6 +15,8 @@ struct RecentsFile: Codable {
         var version: Int
     }
 
+    struct EntryProblem: Error {}
+
     struct Entry: Codable {
         var text: String
         var tokens: [SearchToken]?
@@ -23,15 +25,22 @@ struct RecentsFile: Codable {
         var score: Double
         var firstUsed: Double
         var lastUsed: Double
-    }
 
-    var version: Int
-    var entries: [Entry]
+        init(
+            text: String, tokens: [SearchToken]?, scope: String?, uses: Int, score: Double, firstUsed: Double,
+            lastUsed: Double
+        ) {
+            self.text = text
+            self.tokens = tokens
+            self.scope = scope
+            self.uses = uses
+            self.score = score
+            self.firstUsed = firstUsed
+            self.lastUsed = lastUsed
+        }
 
-    init(_ searches: [RecentSearch]) {
-        version = JSONFileRecentsStore.formatVersion
-        entries = searches.map { search in
-            Entry(
+        init(_ search: RecentSearch) {
+            self.init(
                 text: search.query.text,
                 tokens: search.query.tokens.isEmpty ? nil : search.query.tokens,
                 scope: search.query.scope?.name,
@@ -43,6 +52,33 @@ struct RecentsFile: Codable {
         }
     }
 
+    var version: Int
+    /// The id the journal (`recents.json.journal`) names when it follows this base; nil in files written before
+    /// the journal existed (and in a base no journal followed yet).
+    var journal: String?
+    var entries: [Entry]
+
+    init(_ searches: [RecentSearch], journal: String? = nil) {
+        version = JSONFileRecentsStore.formatVersion
+        self.journal = journal
+        entries = searches.map(Entry.init)
+    }
+
+    /// The search an entry stands for, checked.
+    static func search(_ entry: Entry) throws(EntryProblem) -> RecentSearch {
+        guard entry.uses >= 1, entry.score.isFinite, entry.score > 0, entry.firstUsed.isFinite,
+            entry.lastUsed.isFinite, entry.firstUsed <= entry.lastUsed,
+            !entry.text.isEmpty || !(entry.tokens ?? []).isEmpty
+        else { throw EntryProblem() }
+        return RecentSearch(
+            query: SearchQuery(text: entry.text, tokens: entry.tokens ?? [], scope: entry.scope.map { SearchScope($0) }),
+            firstUsed: Date(timeIntervalSince1970: entry.firstUsed),
+            lastUsed: Date(timeIntervalSince1970: entry.lastUsed),
+            uses: entry.uses,
+            score: entry.score
+        )
+    }
+
     /// What can go wrong reading a file.
     enum Problem: Error {
         case corrupt(String)
@@ -51,6 +87,11 @@ struct RecentsFile: Codable {
 
     /// Decodes and checks a file's bytes.
     static func decode(_ data: Data) throws(Problem) -> [RecentSearch] {
+        try decodeWithJournalID(data).searches
+    }
+
+    /// Decodes and checks a file's bytes; also gives the id its journal must name.
+    static func decodeWithJournalID(_ data: Data) throws(Problem) -> (searches: [RecentSearch], journal: String?) {
         let decoder = JSONDecoder()
         let header: Header
         do {
@@ -87,13 +128,13 @@ struct RecentsFile: Codable {
                 )
             )
         }
-        return searches
+        return (searches, file.journal)
     }
 
-    static func encode(_ searches: [RecentSearch]) throws -> Data {
+    static func encode(_ searches: [RecentSearch], journal: String? = nil) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        var data = try encoder.encode(RecentsFile(searches))
+        var data = try encoder.encode(RecentsFile(searches, journal: journal))
         data.append(0x0A)
         return data
     }

@@ -1,0 +1,240 @@
+import Foundation
+import Testing
+import SuggestCore
+@testable import SuggestRecents
+
+/// The store's journal: writes append changes to `recents.json.journal`; the base is rewritten only at compaction.
+struct RecentsJournalTests {
+    let folder = makeTemporaryFolder()
+    let clock = TestClock()
+    var path: String { folder + "/recents.json" }
+    var journal: String { path + ".journal" }
+
+    /// A store that keeps a journal whatever the base's size (the default starts one from 64 KB).
+    func journaled(crashAfterBytes: Int? = nil) -> JSONFileRecentsStore {
+        JSONFileRecentsStore(path: path, crashAfterBytes: crashAfterBytes, journalFromBaseBytes: 0)
+    }
+
+    func makeProvider(_ store: JSONFileRecentsStore? = nil, offset: Double = 0) -> RecentsProvider {
+        RecentsProvider(store: store ?? journaled(), options: .init(capacity: 1_000), now: { [clock] in
+            clock.now().addingTimeInterval(offset)
+        })
+    }
+
+    func size(_ file: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int
+    }
+
+    func contents(_ file: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: file)) }
+
+    func lines(_ file: String) throws -> [String] {
+        String(decoding: try contents(file), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// A base of 30 searches, written whole.
+    func seed() {
+        let seeder = RecentsProvider(store: JSONFileRecentsStore(path: path), options: .init(capacity: 1_000), now: clock.now)
+        for i in 0..<30 {
+            seeder.record(SearchQuery(text: "seed search number \(i)"))
+            clock.advance(seconds: 1)
+        }
+        #expect(size(journal) == nil, "a small base is rewritten, no journal")
+    }
+
+    @Test func aWriteAppendsToTheJournalAndLeavesTheBaseUntouched() throws {
+        seed()
+        let base = try contents(path)
+        let provider = makeProvider()
+        provider.record("alpha")
+        clock.advance(seconds: 1)
+        provider.record("beta")
+        provider.remove("seed search number 3")
+        #expect(provider.saveProblem == nil)
+        #expect(try contents(path) == base, "the base is not rewritten")
+        let written = try lines(journal)
+        #expect(written.count == 4, "a header and one line per change")
+        #expect(written[1].contains("\"op\":\"use\"") && written[3].contains("\"op\":\"remove\""))
+        #expect(size(journal)! < 1_000)
+
+        let reloaded = makeProvider()
+        #expect(reloaded.loadProblem == nil)
+        #expect(reloaded.searches == provider.searches)
+        #expect(reloaded.searches.count == 31)
+    }
+
+    @Test func replayGivesTheStateTheCompactedFileHolds() throws {
+        seed()
+        let a = makeProvider()
+        a.record("swift")
+        clock.advance(seconds: 5)
+        a.record("Swift")
+        a.remove("seed search number 0")
+        clock.advance(seconds: 5)
+        a.clear()
+        clock.advance(seconds: 5)
+        a.record("after the clear")
+        a.record(SearchQuery(text: "tagged", tokens: [SearchToken(kind: "tag", value: "x", display: "X")], scope: "Docs"))
+        let replayed = makeProvider().searches
+        #expect(replayed == a.searches)
+        #expect(replayed.map(\.query.text).sorted() == ["after the clear", "tagged"])
+
+        // synchronize() compacts: the base holds it all, the journal is gone, and the state is the same.
+        try a.synchronize()
+        #expect(size(journal) == nil)
+        #expect(try RecentsFile.decode(contents(path)).map(\.query.text).sorted() == ["after the clear", "tagged"])
+        #expect(makeProvider().searches == replayed)
+    }
+
+    @Test func aTornLastLineIsIgnoredAndNothingElseIsLost() throws {
+        seed()
+        let provider = makeProvider()
+        provider.record("kept")
+        // A writer died in the middle of its line.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"entry\":{\"firstUsed\":17950".utf8))
+        try handle.close()
+
+        let reader = makeProvider()
+        #expect(reader.loadProblem == nil)
+        #expect(reader.searches.count == 31)
+        #expect(reader.searches.contains { $0.query.text == "kept" })
+
+        // The next write cuts the torn line off before appending: every line stays readable.
+        reader.record("next")
+        #expect(reader.saveProblem == nil)
+        #expect(try lines(journal).count == 3)
+        let again = makeProvider()
+        #expect(again.loadProblem == nil)
+        #expect(again.searches.count == 32)
+        #expect(!files(in: folder).contains { $0.contains("corrupt") })
+    }
+
+    @Test func aCrashInTheMiddleOfAnAppendLosesOnlyThatChange() throws {
+        seed()
+        makeProvider().record("before")
+        let before = try contents(journal)
+        for cut in stride(from: 0, through: 200, by: 9) {
+            let crashing = makeProvider(journaled(crashAfterBytes: cut))
+            crashing.record(SearchQuery(text: "crashed \(cut)"))
+            #expect(crashing.saveProblem?.contains("simulated crash") == true)
+            let reader = makeProvider()
+            #expect(reader.loadProblem == nil, "cut at \(cut)")
+            // A cut before the newline loses that change only; past it, the line was whole and counts.
+            let whole = cut >= (try RecentsJournal.lines([.record(RecentSearch(query: SearchQuery(text: "crashed \(cut)"), firstUsed: clock.now(), lastUsed: clock.now()))]).count)
+            #expect(reader.searches.contains { $0.query.text == "crashed \(cut)" } == whole, "cut at \(cut)")
+            #expect(reader.searches.contains { $0.query.text == "before" })
+            #expect(try contents(journal).starts(with: before))
+        }
+        let count = makeProvider().searches.count
+        let writer = makeProvider()
+        writer.record("after")
+        #expect(writer.saveProblem == nil)
+        #expect(makeProvider().searches.count == count + 1)
+    }
+
+    @Test func aCorruptLineInTheMiddleIsReportedThenMovedAsideByTheNextWrite() throws {
+        seed()
+        makeProvider().record("one")
+        let last = try lines(journal).last!
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json\n\(last)\n".utf8))
+        try handle.close()
+        #expect(makeProvider().loadProblem?.contains("line 3") == true)
+        makeProvider().record("two")  // moves it aside, rewrites the base
+
+        #expect(files(in: folder).contains { $0.hasPrefix("recents.json.journal.corrupt-") })
+        let reader = makeProvider()
+        #expect(reader.loadProblem == nil)
+        #expect(reader.searches.contains { $0.query.text == "two" })
+        #expect(reader.searches.count == 31, "the base's searches and the new one; `one` is kept in the moved file")
+    }
+
+    @Test func aCorruptLineIsReportedAndReadingHasNoSideEffects() throws {
+        seed()
+        makeProvider().record("one")
+        makeProvider().record("two")
+        var text = try lines(journal)
+        text[1] = "{\"op\":\"use\"}"
+        try Data((text.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
+        let before = files(in: folder)
+        let reader = makeProvider()
+        #expect(reader.loadProblem?.contains("recents.json.journal is unreadable") == true)
+        #expect(files(in: folder) == before)
+    }
+
+    @Test func compactionHappensAndKeepsEverything() throws {
+        seed()
+        let base = size(path)!
+        let provider = makeProvider()
+        var compacted = false
+        for i in 0..<60 {
+            provider.record(SearchQuery(text: "search \(i % 7)"))
+            clock.advance(seconds: 1)
+            if size(journal) == nil { compacted = true }
+            #expect((size(journal) ?? 0) <= size(path)!, "the journal never outgrows the base")
+        }
+        #expect(compacted)
+        #expect(size(path)! > base)
+        let reloaded = makeProvider()
+        #expect(reloaded.searches == provider.searches)
+        #expect(reloaded.searches.filter { $0.query.text.hasPrefix("search ") }.map(\.uses).reduce(0, +) == 60)
+    }
+
+    @Test func aJournalLeftBehindByACompactionIsIgnored() throws {
+        seed()
+        let provider = makeProvider()
+        provider.record("once")
+        let stale = try contents(journal)
+        try provider.synchronize()
+        // The writer died after renaming the new base, before removing the journal.
+        try stale.write(to: URL(fileURLWithPath: journal))
+        let reader = makeProvider()
+        #expect(reader.searches.first { $0.query.text == "once" }?.uses == 1, "not counted twice")
+        reader.record("twice")
+        #expect(makeProvider().searches.first { $0.query.text == "once" }?.uses == 1)
+        #expect(makeProvider().searches.count == 32)
+    }
+
+    @Test func twoProvidersSharingAJournaledStoreAddUp() throws {
+        seed()
+        let a = makeProvider()
+        let b = makeProvider(offset: 2)
+        a.record("from a")
+        b.record("from b")
+        a.record("shared")
+        b.record("shared")
+        #expect(makeProvider().searches.first { $0.query.text == "shared" }?.uses == 2)
+        a.clear()  // b's searches, made 2 s later by its clock, are spared
+        #expect(Set(makeProvider().searches.map(\.query.text)) == ["from b", "shared"])
+    }
+
+    @Test func aJournalOfANewerVersionIsLeftAlone() throws {
+        seed()
+        makeProvider().record("one")
+        var text = try lines(journal)
+        text[0] = text[0].replacingOccurrences(of: "\"v\":1", with: "\"v\":2")
+        let newer = Data((text.joined(separator: "\n") + "\n").utf8)
+        try newer.write(to: URL(fileURLWithPath: journal))
+        let base = try contents(path)
+        let provider = makeProvider()
+        #expect(provider.loadProblem?.contains("format version 2") == true)
+        provider.record("two")
+        #expect(provider.saveProblem != nil)
+        #expect(try contents(journal) == newer)
+        #expect(try contents(path) == base)
+    }
+
+    @Test func aLedgerBuiltOnTheLastStoredSearchesEqualsOneBuiltAfresh() {
+        let date = Date(timeIntervalSince1970: 1_795_000_000)
+        let first = (0..<20).map { RecentSearch(query: SearchQuery(text: "s\($0 % 13)"), firstUsed: date.addingTimeInterval(Double($0)), lastUsed: date.addingTimeInterval(Double($0))) }
+        let more = first + [RecentSearch(query: "s3", firstUsed: date.addingTimeInterval(99), lastUsed: date.addingTimeInterval(99))]
+        let last = (first, RecentsLedger(first, halfLife: 3_600))
+        let grown = RecentsProvider.ledger(for: more, after: last, halfLife: 3_600)
+        #expect(grown.searches == RecentsLedger(more, halfLife: 3_600).searches)
+        // Not the same start: built afresh.
+        let other = Array(more.dropFirst())
+        #expect(RecentsProvider.ledger(for: other, after: last, halfLife: 3_600).searches == RecentsLedger(other, halfLife: 3_600).searches)
+    }
+}
