@@ -62,6 +62,12 @@ final class Typist: Sendable {
 }
 
 let benchmarks: @Sendable () -> Void = {
+    // Without the corpus, say how to make it and register nothing (instead of stopping at registration).
+    guard FileManager.default.fileExists(atPath: corpusPath) else {
+        FileHandle.standardError.write(
+            Data("Fuzzy: \(corpusPath) is missing, its benchmarks are skipped; make it with `bash Benchmarks/Scripts/make-corpus.sh`\n".utf8))
+        return
+    }
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
         timeUnits: .microseconds,

@@ -6,6 +6,9 @@ import Suggest
 /// the 1M-entry corpus, and a static list — answering a person typing, keystroke by keystroke, top 10.
 /// DESIGN.md budget: p50 0.2 ms, p99 1 ms per keystroke.
 
+let corpusPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".data/corpus-1m.tsv").path
+
 let corpus: String = {
     let here = URL(fileURLWithPath: #filePath)
     let path = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -38,6 +41,12 @@ let searches = [
 let keystrokes: [String] = searches.flatMap { text in (1...text.count).map { String(text.prefix($0)) } }
 
 let benchmarks: @Sendable () -> Void = {
+    // Without the corpus, say how to make it and register nothing (instead of stopping at registration).
+    guard FileManager.default.fileExists(atPath: corpusPath) else {
+        FileHandle.standardError.write(
+            Data("WholeEngine: \(corpusPath) is missing, its benchmarks are skipped; make it with `bash Benchmarks/Scripts/make-corpus.sh`\n".utf8))
+        return
+    }
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal],
         timeUnits: .microseconds,
