@@ -169,8 +169,8 @@ extension PrefixIndex {
             let done = topK(prefixRanks, prefixRange, nil, need: need, heap: &heap) { position in
                 guard offered(position) else { return false }
                 var hit = Hit(entry: order[position], tier: .prefix)
-            hit.sortedPosition = UInt32(position)
-            hits.append(hit)
+                hit.sortedPosition = UInt32(position)
+                hits.append(hit)
                 return true
             }
             if !done {
@@ -323,10 +323,6 @@ extension PrefixIndex {
         for item in spare where index.sameKey(sortedPosition(Int(item.position)), sp) { return true }
         return false
     }
-
-    /// Whether the key at sorted position `p` equals a neighbour's (see ``twins``).
-    @inline(__always)
-    func hasTwin(_ p: Int) -> Bool { twins[p >> 6] & (1 << UInt64(p & 63)) != 0 }
 
     // MARK: Binary search over sorted keys
 

@@ -93,9 +93,13 @@ public struct PrefixIndex: Sendable {
     /// - Complexity: O(1) for a key no other entry shares; otherwise linear in the number of entries sharing it.
     @inlinable
     public func isShadowed(sortedPosition position: Int, visible: (Int) -> Bool) -> Bool {
-        guard twins[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return false }
+        guard hasTwin(position) else { return false }
         return shadowedTwin(position, visible: visible)
     }
+
+    /// Whether the key at sorted position `p` equals a neighbour's (see ``twins``).
+    @inlinable
+    func hasTwin(_ p: Int) -> Bool { twins[p >> 6] & (1 << UInt64(p & 63)) != 0 }
 
     @usableFromInline
     func shadowedTwin(_ position: Int, visible: (Int) -> Bool) -> Bool {
@@ -119,7 +123,7 @@ public struct PrefixIndex: Sendable {
         guard range.count >= count else { return false }
         var distinct = 0
         for p in range {
-            if p == range.lowerBound || twins[p >> 6] & (1 << UInt64(p & 63)) == 0 || !sameKey(p - 1, p) {
+            if p == range.lowerBound || !hasTwin(p) || !sameKey(p - 1, p) {
                 distinct += 1
                 if distinct >= count { return true }
             }
