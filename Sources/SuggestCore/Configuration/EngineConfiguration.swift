@@ -32,7 +32,13 @@ public struct EngineConfiguration: Sendable {
 
     /// Reads the configuration file at `path`; relative paths inside resolve against its folder.
     /// - Throws: ``ConfigurationErrors`` listing every problem.
-    public init(contentsOf path: String, registry: ProviderRegistry) throws(ConfigurationErrors) {
+    /// - Parameter cache: dictionaries and indexes already loaded; pass one cache to many configurations (or many
+    ///   loads of one) so that a dictionary file is read and indexed once for all of them.
+    public init(
+        contentsOf path: String,
+        registry: ProviderRegistry,
+        cache: DictionaryCache = DictionaryCache()
+    ) throws(ConfigurationErrors) {
         let data: [UInt8]
         do {
             data = try TextFile.read(path)
@@ -40,12 +46,22 @@ public struct EngineConfiguration: Sendable {
             throw ConfigurationErrors([ConfigurationError(file: path, message: error.description)])
         }
         let folder = (path as NSString).deletingLastPathComponent
-        try self.init(json: data, file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
+        try self.init(
+            json: data,
+            file: path,
+            baseDirectory: folder.isEmpty ? "." : folder,
+            registry: registry,
+            cache: cache
+        )
     }
 
     /// Reads the configuration file at `url`.
-    public init(contentsOf url: URL, registry: ProviderRegistry) throws(ConfigurationErrors) {
-        try self.init(contentsOf: url.path, registry: registry)
+    public init(
+        contentsOf url: URL,
+        registry: ProviderRegistry,
+        cache: DictionaryCache = DictionaryCache()
+    ) throws(ConfigurationErrors) {
+        try self.init(contentsOf: url.path, registry: registry, cache: cache)
     }
 
     /// Reads a configuration from JSON text.

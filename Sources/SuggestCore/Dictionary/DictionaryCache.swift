@@ -5,8 +5,12 @@ import Synchronization
 public final class DictionaryCache: Sendable {
     private let dictionaries = Mutex<[String: WeightedDictionary]>([:])
     private let artifacts = Mutex<[String: any Sendable]>([:])
+    private let loadCount = Atomic<Int>(0)
 
     public init() {}
+
+    /// How many dictionary files this cache has read (a dictionary asked for again is not read again).
+    public var loads: Int { loadCount.load(ordering: .relaxed) }
 
     /// The dictionary at `path` (an absolute or resolved path), loading it on first use.
     /// - Throws: ``DictionaryError``.
@@ -14,6 +18,7 @@ public final class DictionaryCache: Sendable {
         let key = lenient ? "lenient:" + path : path
         if let cached = dictionaries.withLock({ $0[key] }) { return cached }
         let loaded = try DictionaryLoader.load(path: path, lenient: lenient)
+        loadCount.add(1, ordering: .relaxed)
         return dictionaries.withLock { all in
             if let cached = all[key] { return cached }
             all[key] = loaded

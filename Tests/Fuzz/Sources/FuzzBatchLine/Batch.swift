@@ -1,1 +1,0 @@
-../../../../Sources/SuggestCLI/Batch.swift

@@ -1,1 +1,0 @@
-../../../../Sources/SuggestCLI/ByteBuffer.swift

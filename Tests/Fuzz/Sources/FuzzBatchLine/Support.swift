@@ -1,1 +1,0 @@
-../../../../Sources/SuggestCLI/Support.swift

@@ -1,0 +1,126 @@
+import Foundation
+import Suggest
+import Testing
+
+/// A folder with a dictionary and a configuration (recents + prefix), removed by the caller.
+private func makeFixture() throws -> (folder: String, configuration: String) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("user-engines-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try "python\t900\npytest\t300\npandas\t200\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
+    let json = """
+        {"version": 1, "providers": [{"type": "recent"}, {"type": "prefix", "dictionary": "words.tsv"}]}
+        """
+    try json.write(toFile: folder + "/app.suggest.json", atomically: true, encoding: .utf8)
+    return (folder, folder + "/app.suggest.json")
+}
+
+private func recentTitles(_ engine: SuggestionEngine, _ text: String = "") -> [String] {
+    engine.suggestions(for: SearchQuery(text: text)).suggestions.filter { $0.provider == "recent" }.map(\.title)
+}
+
+struct UserEnginesTests {
+    @Test func twoUsersRecentsDoNotMix() throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let users = UserEngines(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
+        let alice = try users.engine(for: "alice")
+        let bob = try users.engine(for: "bob")
+        alice.submit(SearchQuery(text: "alice searched this"))
+        bob.submit(SearchQuery(text: "bob searched that"))
+        #expect(recentTitles(alice) == ["alice searched this"])
+        #expect(recentTitles(bob) == ["bob searched that"])
+        #expect(try users.engine(for: "alice") === alice)
+    }
+
+    @Test func selectionLearningIsPerUser() throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let users = UserEngines(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
+        let alice = try users.engine(for: "alice")
+        let bob = try users.engine(for: "bob")
+        // "python" (900) leads "pytest" (300) until alice picks pytest often enough.
+        let pytest = alice.suggestions(for: "py").suggestions.first { $0.title == "pytest" }!
+        for _ in 0..<50 { alice.select(pytest, for: "py") }
+        #expect(alice.suggestions(for: "py").suggestions.first?.title == "pytest")
+        #expect(bob.suggestions(for: "py").suggestions.first?.title == "python")
+    }
+
+    @Test func theDictionaryIsSharedNotReloaded() throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = DictionaryCache()
+        let first = try EngineConfiguration(contentsOf: path, registry: .builtIn, cache: cache)
+        _ = try EngineConfiguration(contentsOf: path, registry: .builtIn, cache: cache)
+        #expect(cache.loads == 1)
+        let users = UserEngines(configuration: first)
+        let a = try users.engine(for: "a")
+        let b = try users.engine(for: "b")
+        // The prefix provider is the same instance; the recents provider is each user's own.
+        #expect(a.slots[1].provider as? PrefixProvider === b.slots[1].provider as? PrefixProvider)
+        #expect(a.slots[0].provider as? RecentsProvider !== b.slots[0].provider as? RecentsProvider)
+        #expect(cache.loads == 1)
+    }
+
+    @Test func theBoundHoldsAndTheLeastRecentlyUsedGoes() throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let users = UserEngines(
+            configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn),
+            options: .init(maximumUsers: 3)
+        )
+        let start = ContinuousClock.now
+        for (i, user) in ["u1", "u2", "u3"].enumerated() { _ = try users.engine(for: user, now: start + .seconds(i)) }
+        _ = try users.engine(for: "u1", now: start + .seconds(10))  // u2 is now the least recently used
+        _ = try users.engine(for: "u4", now: start + .seconds(11))
+        #expect(users.count == 3)
+        #expect(Set(users.users) == ["u1", "u3", "u4"])
+        for i in 5..<40 { _ = try users.engine(for: "u\(i)", now: start + .seconds(20 + i)) }
+        #expect(users.count == 3)
+        #expect(users.evictions == 36)
+    }
+
+    @Test func idleUsersAreEvicted() throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let users = UserEngines(
+            configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn),
+            options: .init(idleTimeout: .seconds(60))
+        )
+        let start = ContinuousClock.now
+        _ = try users.engine(for: "old", now: start)
+        _ = try users.engine(for: "recent", now: start + .seconds(50))
+        users.evictIdle(now: start + .seconds(61))
+        #expect(users.users == ["recent"])
+    }
+
+    @Test func evictionSavesAndTheUserGetsTheirRecentsBack() throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = folder + "/users"
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        let users = UserEngines(
+            configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn),
+            options: .init(maximumUsers: 1, recentsFolder: store)
+        )
+        try users.engine(for: "alice").submit(SearchQuery(text: "pandas dataframe"))
+        try users.engine(for: "bob").submit(SearchQuery(text: "bob's search"))  // evicts alice
+        #expect(users.users == ["bob"])
+        #expect(FileManager.default.fileExists(atPath: store + "/alice.json"))
+        #expect(recentTitles(try users.engine(for: "alice")) == ["pandas dataframe"])
+        #expect(users.enginesBuilt == 3)
+    }
+
+    @Test(arguments: ["", String(repeating: "a", count: 101), "tab\there"])
+    func invalidUsersAreRefused(_ user: String) throws {
+        let (folder, path) = try makeFixture()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let users = UserEngines(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
+        #expect(throws: UserEngines.InvalidUser.self) { try users.engine(for: user) }
+    }
+
+    @Test func storeFileNamesStayInTheFolder() {
+        #expect(UserEngines.storeFileName(for: "alice_1-b") == "alice_1-b.json")
+        #expect(UserEngines.storeFileName(for: "../etc") == "x-2e2e2f657463.json")
+        #expect(UserEngines.storeFileName(for: "x-2e") == "x-782d3265.json")
+    }
+}
