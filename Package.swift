@@ -22,6 +22,9 @@ let package = Package(
         .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
+        .library(name: "SuggestWire", targets: ["SuggestWire"]),
+        .library(name: "SuggestServer", targets: ["SuggestServer"]),
+        .library(name: "SuggestRemote", targets: ["SuggestRemote"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
     ],
@@ -34,6 +37,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Servers (issue 14): `suggest serve` and the remote provider. Only SuggestServer, SuggestRemote and the CLI
+        // link them; apps using Suggest alone do not.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Core Library
@@ -75,11 +86,43 @@ let package = Package(
             ]
         ),
 
+        // MARK: Servers (issue 14)
+        // The `suggest batch` JSON protocol (line processor and answer encoder), shared by the CLI and the server.
+        .target(name: "SuggestWire", dependencies: ["Suggest"]),
+        .target(
+            name: "SuggestServer",
+            dependencies: [
+                "Suggest", "SuggestWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
+            name: "SuggestRemote",
+            dependencies: [
+                "SuggestCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "SuggestServerTests",
+            dependencies: [
+                "SuggestServer", "SuggestRemote", "SuggestWire", "Suggest", "suggest",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+
         // MARK: Tools
         .executableTarget(
             name: "suggest",
             dependencies: [
-                "Suggest",
+                "Suggest", "SuggestWire", "SuggestServer", "SuggestRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/SuggestCLI"
@@ -109,7 +152,7 @@ let package = Package(
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest", "SuggestWire", "SuggestRemote"], resources: [.copy("Fixtures")]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Suggest
+import SuggestWire
 
 /// `suggest demo`: types a few searches keystroke by keystroke on the embedded dictionary.
 struct Demo: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Suggest
+import SuggestWire
 
 /// `suggest query --config C TEXT`: one keystroke, as a table or JSON.
 struct Query: ParsableCommand {

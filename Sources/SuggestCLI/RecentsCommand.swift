@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Suggest
+import SuggestWire
 
 /// `suggest recents list|remove|clear --config C`: look at and edit the recent searches a configuration stores.
 struct Recents: ParsableCommand {

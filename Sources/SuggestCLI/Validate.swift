@@ -1,5 +1,6 @@
 import ArgumentParser
 import Suggest
+import SuggestRemote
 
 /// `suggest validate FILE...`: exit 0 when every file is valid, 1 with every error listed.
 struct Validate: ParsableCommand {
@@ -14,7 +15,7 @@ struct Validate: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let configuration = try EngineConfiguration(contentsOf: file, registry: .builtIn)
+                let configuration = try EngineConfiguration(contentsOf: file, registry: .cli)
                 let ids = configuration.slots.map(\.provider.id).joined(separator: ", ")
                 Console.out("\(file): OK (\(configuration.slots.count) providers: \(ids))")
             } catch {

@@ -1,14 +1,14 @@
 /// A growable byte buffer written through a raw pointer: the `suggest batch` answer buffer. `Array.append` checks
 /// uniqueness and goes through generic code on every call, which costs more than the JSON itself on answers made of
-/// many short pieces; here an append is a capacity check and a copy. The only unsafe memory code of the CLI.
+/// many short pieces; here an append is a capacity check and a copy. The only unsafe memory code of the CLI and the server.
 ///
 /// Noncopyable: the storage has one owner, which frees it (no reference counting on the hot path).
-struct ByteBuffer: ~Copyable {
+public struct WireBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init(capacity: Int = 4096) {
+    public init(capacity: Int = 4096) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
@@ -31,31 +31,31 @@ struct ByteBuffer: ~Copyable {
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    public mutating func append(_ byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         (base + count).initialize(from: source, count: bytes.count)
         count += bytes.count
     }
 
-    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Forgets the contents; the capacity stays.
-    mutating func removeAll() { count = 0 }
+    public mutating func removeAll() { count = 0 }
 
     /// The contents, valid only inside `body`.
-    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
-    var string: String { withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
+    public var string: String { withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
 }

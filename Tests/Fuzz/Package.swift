@@ -16,7 +16,6 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: "../../"),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .executableTarget(
@@ -31,12 +30,12 @@ let package = Package(
             name: "FuzzTokenRule",
             dependencies: [.product(name: "Suggest", package: suggestPackage)]
         ),
-        // The `suggest batch` line processor itself: its three source files are symbolic links to the CLI's.
+        // The `suggest batch` line processor itself (SuggestWire, shared by the CLI and `suggest serve`).
         .executableTarget(
             name: "FuzzBatchLine",
             dependencies: [
                 .product(name: "Suggest", package: suggestPackage),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SuggestWire", package: suggestPackage),
             ]
         ),
     ]

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import suggest
+import SuggestWire
 
 /// The byte writer of `suggest batch` answers against the scalar-by-scalar escaping it replaced.
 struct JSONBytesTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Suggest
+import SuggestRemote
 import Testing
 
 struct ValidateCommandTests {
@@ -117,6 +118,10 @@ struct ValidateFilesTests {
 }
 
 enum KnownTypes {
-    /// The built-in provider types, as the registry lists them.
-    static var list: String { ProviderRegistry.builtIn.typeNames.joined(separator: ", ") }
+    /// The CLI's provider types (the built-in ones and `remote`), as the registry lists them.
+    static var list: String {
+        var registry = ProviderRegistry.builtIn
+        registry.registerRemote()
+        return registry.typeNames.joined(separator: ", ")
+    }
 }

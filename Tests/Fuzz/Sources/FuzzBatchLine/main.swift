@@ -1,8 +1,9 @@
-// libFuzzer target: one `suggest batch` input line, answered by the CLI's own BatchProcessor (its source files are
-// symbolic links to Sources/SuggestCLI) over an engine with every built-in provider on a small dictionary. Each
+// libFuzzer target: one `suggest batch` input line, answered by the CLI's own BatchProcessor (module SuggestWire,
+// which `suggest serve` uses too) over an engine with every built-in provider on a small dictionary. Each
 // answer must be one valid JSON object (checked with Foundation's parser, independently of the project's writer).
 import Foundation
 import Suggest
+import SuggestWire
 
 let engine: SuggestionEngine = {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-fuzz-batch-\(getpid())")

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Suggest
+import SuggestServer
+import Synchronization
+
+/// `suggest serve --config C`: the engine over HTTP and WebSocket (see README: Servers).
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
+        discussion: """
+            GET /suggest?q=…&session=…&user=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
+            JSON; POST /submit and /select take {"text": …}; GET /health; WebSocket /ws takes batch lines. \
+            SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
+            """
+    )
+
+    @Option(name: .shortAndLong, help: "The JSON configuration file.")
+    var config: String
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0 picks a free one; the chosen port is printed).")
+    var port = 8080
+
+    @Option(help: "Typing sessions kept at most.")
+    var maxSessions = 10_000
+
+    @Option(help: "Users (per-user engines) kept at most.")
+    var maxUsers = 10_000
+
+    @Option(help: "Seconds after which an unused session or user is forgotten (recents saved).")
+    var idleTimeout = 600
+
+    @Option(help: "A folder for per-user recent searches (USER.json); without it they stay in memory.")
+    var usersFolder: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
+        guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
+        guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout: at least 1 second") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
+        if let usersFolder {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: usersFolder, isDirectory: &isDirectory), isDirectory.boolValue
+            else { throw ValidationError("--users-folder: \(usersFolder) is not a folder") }
+        }
+    }
+
+    /// Runs the server on the cooperative pool and waits for it. (The root command stays synchronous: an async
+    /// `main` starts the runtime's machinery first, which can take file descriptor 1 when standard output is
+    /// closed, and `suggest batch` must then report "Bad file descriptor".)
+    func run() throws {
+        let configuration = try ConfigurationLoader.load(config)
+        var logger = Logger(label: "suggest.serve") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let idle = Duration.seconds(idleTimeout)
+        let server = SuggestServer(
+            configuration: configuration,
+            options: ServerOptions(
+                host: host,
+                port: port,
+                maximumSessions: maxSessions,
+                sessionIdleTimeout: idle,
+                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder)
+            ),
+            logger: logger
+        )
+        let host = self.host
+        let outcome = Outcome()
+        Task {
+            do {
+                let app = server.makeApplication { port in
+                    // The one line on standard output: scripts read the port from it.
+                    Console.out("listening on http://\(host):\(port)")
+                }
+                try await app.runService()
+            } catch {
+                outcome.error.withLock { $0 = "\(error)" }
+            }
+            outcome.done.signal()
+        }
+        outcome.done.wait()
+        if let error = outcome.error.withLock({ $0 }) {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+
+    final class Outcome: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let error = Mutex<String?>(nil)
+    }
+}

@@ -1,0 +1,244 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+public import SuggestCore
+
+/// Suggestions from another `suggest serve` (`"type": "remote"`): each keystroke asks its `GET /suggest` and merges
+/// the answer with the local providers, so an engine can join its own recent searches with a shared server's
+/// catalogue.
+///
+/// ```json
+/// {"type": "remote", "url": "http://127.0.0.1:8080", "deadlineMilliseconds": 150, "section": "Catalogue"}
+/// ```
+///
+/// - **Asynchronous:** ``execution`` is `.asynchronous(deadline:)`, so ``SuggestionEngine/results(for:)`` shows the
+///   local suggestions at once and the remote ones when they come; the async keystroke call waits at most the
+///   deadline. A server that is down, slow, or answers an error is a provider error in the keystroke's
+///   diagnostics, never a failed keystroke.
+/// - **What is sent:** the text, tokens and scope of the keystroke (and `user`, when configured). The remote's
+///   ranking is kept: its tier, typos and ranges, and its score as the popularity (times this entry's `weight`).
+/// - **Limits:** an answer larger than 1 MiB is an error; at most the engine's limit of suggestions is taken.
+public struct RemoteProvider: ConfigurableProvider {
+    public struct Configuration: Decodable, Sendable {
+        /// The server's base URL (`http://host:port`).
+        public var url: String
+        /// How long a keystroke waits for the server (default 200 ms).
+        public var deadlineMilliseconds: Int
+        /// A user id sent as `user=` (the remote's per-user recents); none by default.
+        public var user: String?
+
+        private enum CodingKeys: String, CodingKey { case url, deadlineMilliseconds, user }
+
+        public init(url: String, deadlineMilliseconds: Int = 200, user: String? = nil) {
+            self.url = url
+            self.deadlineMilliseconds = deadlineMilliseconds
+            self.user = user
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            url = try c.decode(String.self, forKey: .url)
+            deadlineMilliseconds = try c.decodeIfPresent(Int.self, forKey: .deadlineMilliseconds) ?? 200
+            user = try c.decodeIfPresent(String.self, forKey: .user)
+        }
+    }
+
+    public static let typeName = "remote"
+
+    public let id: String
+    /// The `…/suggest` endpoint.
+    public let endpoint: String
+    public let deadline: Duration
+    public let user: String?
+
+    /// The largest answer read, in bytes.
+    public static let maximumAnswerBytes = 1 << 20
+
+    public var execution: ProviderExecution { .asynchronous(deadline: deadline) }
+
+    /// A provider asking the server at `url` (scheme, host, port, optional path prefix).
+    public init(id: String = "remote", url: String, deadline: Duration = .milliseconds(200), user: String? = nil) {
+        self.id = id
+        var base = url
+        while base.hasSuffix("/") { base.removeLast() }
+        self.endpoint = base + "/suggest"
+        self.deadline = deadline
+        self.user = user
+    }
+
+    public init(configuration: Configuration, context: ProviderContext) throws {
+        guard configuration.url.hasPrefix("http://") || configuration.url.hasPrefix("https://"),
+            URL(string: configuration.url)?.host != nil
+        else {
+            throw context.error(at: "url", "expected an http:// or https:// URL with a host, found \"\(configuration.url)\"")
+        }
+        guard (1...60_000).contains(configuration.deadlineMilliseconds) else {
+            throw context.error(
+                at: "deadlineMilliseconds",
+                "expected an integer from 1 to 60000, found \(configuration.deadlineMilliseconds)"
+            )
+        }
+        self.init(
+            id: context.id,
+            url: configuration.url,
+            deadline: .milliseconds(configuration.deadlineMilliseconds),
+            user: configuration.user
+        )
+    }
+
+    /// The request URL for `query`.
+    public func url(for query: SearchQuery) -> String {
+        var url = endpoint + "?q=" + Self.percentEncoded(query.text)
+        if let scope = query.scope { url += "&scope=" + Self.percentEncoded(scope.name) }
+        if !query.tokens.isEmpty { url += "&tokens=" + Self.percentEncoded(Self.tokensJSON(query.tokens)) }
+        if let user { url += "&user=" + Self.percentEncoded(user) }
+        return url
+    }
+
+    public func suggestions(for request: SuggestionRequest) async throws -> ProviderOutput {
+        let http = HTTPClientRequest(url: url(for: request.query.query))
+        let response: HTTPClientResponse
+        do {
+            response = try await HTTPClient.shared.execute(http, timeout: .nanoseconds(Self.nanoseconds(deadline)))
+        } catch {
+            throw RemoteError("\(endpoint): \(error)")
+        }
+        let body: [UInt8]
+        do {
+            body = Array(buffer: try await response.body.collect(upTo: Self.maximumAnswerBytes))
+        } catch {
+            throw RemoteError("\(endpoint): answer not read: \(error)")
+        }
+        let answer: JSONValue
+        do {
+            answer = try JSONParser.parse(body)
+        } catch {
+            throw RemoteError("\(endpoint): answer is not JSON (status \(response.status.code))")
+        }
+        guard response.status == .ok else {
+            throw RemoteError("\(endpoint): status \(response.status.code): \(answer["error"]?.stringValue ?? "no message")")
+        }
+        return try Self.output(from: answer, limit: request.limit)
+    }
+
+    /// The candidates of a `GET /suggest` answer (the `suggest batch` answer format).
+    /// - Throws: ``RemoteError`` when the answer does not have that shape.
+    public static func output(from answer: JSONValue, limit: Int) throws -> ProviderOutput {
+        guard case .array(let items) = answer["suggestions"] else { throw RemoteError("answer without \"suggestions\"") }
+        var output = ProviderOutput()
+        for item in items.prefix(max(0, limit)) {
+            guard let text = item["text"]?.stringValue else { throw RemoteError("a suggestion without \"text\"") }
+            let title = item["title"]?.stringValue ?? text
+            var completion = Suggestion.Completion.text(text)
+            if let token = item["token"], let kind = token["kind"]?.stringValue, let value = token["value"]?.stringValue {
+                completion = .token(
+                    SearchToken(
+                        kind: kind, value: value, display: token["display"]?.stringValue,
+                        systemImage: token["systemImage"]?.stringValue
+                    )
+                )
+            }
+            let tier = item["tier"]?.stringValue.flatMap { name in MatchTier.allCases.first { $0.description == name } }
+            var ranges: [Range<Int>] = []
+            if case .array(let pairs) = item["ranges"] {
+                for pair in pairs {
+                    if case .array(let bounds) = pair, bounds.count == 2, let lower = bounds[0].intValue,
+                        let upper = bounds[1].intValue, lower <= upper
+                    {
+                        ranges.append(lower..<upper)
+                    }
+                }
+            }
+            let score = item["score"]?.doubleValue ?? 1
+            output.append(
+                SuggestionCandidate(
+                    title: title,
+                    subtitle: item["subtitle"]?.stringValue,
+                    completion: completion,
+                    matchedRanges: ranges,
+                    tier: tier ?? .contains,
+                    typos: item["typos"]?.intValue ?? 0,
+                    popularity: score.isFinite && score > 0 ? score : 1,
+                    systemImage: item["systemImage"]?.stringValue
+                )
+            )
+        }
+        if case .array(let errors) = answer["errors"] {
+            for error in errors { if let message = error.stringValue { output.notes.append("remote: \(message)") } }
+        }
+        return output
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// RFC 3986 unreserved characters stay; every other byte is `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        for b in text.utf8 {
+            let unreserved =
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x2D
+                || b == 0x2E || b == 0x5F || b == 0x7E
+            if unreserved {
+                out.append(b)
+            } else {
+                out.append(0x25)
+                out.append(hex[Int(b >> 4)])
+                out.append(hex[Int(b & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func tokensJSON(_ tokens: [SearchToken]) -> String {
+        let objects = tokens.map { token in
+            var fields = ["\"kind\":\(quoted(token.kind))", "\"value\":\(quoted(token.value))"]
+            fields.append("\"display\":\(quoted(token.display))")
+            if let image = token.systemImage { fields.append("\"systemImage\":\(quoted(image))") }
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        return "[" + objects.joined(separator: ",") + "]"
+    }
+
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// A remote server that could not answer (down, too slow, an error status, an answer of another shape).
+public struct RemoteError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension ProviderRegistry {
+    /// Adds the `remote` provider type.
+    public mutating func registerRemote() { register(RemoteProvider.self) }
+}
+
+extension JSONValue {
+    fileprivate var doubleValue: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+
+    fileprivate var intValue: Int? {
+        guard let n = doubleValue, n == n.rounded(), abs(n) < 1e15 else { return nil }
+        return Int(n)
+    }
+}

@@ -1,0 +1,74 @@
+public import HTTPTypes
+public import Hummingbird
+
+/// A request refused with a status and a JSON body `{"error": "…"}`.
+public struct RequestProblem: Error, HTTPResponseError, Sendable, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(message)" }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response.json(JSONWriter.error(message), status: status)
+    }
+}
+
+import Logging
+import NIOCore
+import SuggestWire
+
+extension Response {
+    /// A JSON response from text that is JSON already.
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: NIOCore.ByteBuffer(string: text))
+        )
+    }
+
+    /// A JSON response from the bytes of a ``JSONBytes``.
+    static func json(_ out: borrowing JSONBytes, status: HTTPResponse.Status = .ok) -> Response {
+        let buffer = out.bytes.withUnsafeBufferPointer { NIOCore.ByteBuffer(bytes: $0) }
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: buffer)
+        )
+    }
+}
+
+/// Turns every error into a JSON answer: ``RequestProblem``s as they are, Hummingbird's own (404, 413, …) with
+/// their status, anything else as 500 (logged).
+struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    @concurrent
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: @concurrent (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as RequestProblem {
+            return .json(JSONWriter.error(problem.message), status: problem.status)
+        } catch let error as HTTPError {
+            let message: String =
+                switch error.status {
+                case .notFound: "no such endpoint: \(request.method) \(request.uri.path)"
+                case .contentTooLarge: "request body too large"
+                default: error.body ?? error.status.reasonPhrase
+                }
+            return .json(JSONWriter.error(message), status: error.status)
+        } catch is NIOTooManyBytesError {
+            return .json(JSONWriter.error("request body too large"), status: .contentTooLarge)
+        } catch {
+            context.logger.error("request failed: \(error)")
+            return .json(JSONWriter.error("internal error"), status: .internalServerError)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+public import Suggest
+
+/// The settings of `suggest serve` (see the README's "Servers" section).
+public struct ServerOptions: Sendable {
+    /// The address to listen on (default 127.0.0.1: not reachable from other machines).
+    public var host: String
+    /// The port (default 8080; 0 picks a free one).
+    public var port: Int
+    /// Typing sessions kept at most; a new one beyond that ends the least recently used (default 10 000).
+    public var maximumSessions: Int
+    /// A session unused this long is forgotten (default 10 minutes).
+    public var sessionIdleTimeout: Duration
+    /// Per-user engines and their recents (``UserEngines/Options``).
+    public var users: UserEngines.Options
+    /// How often idle sessions and users are swept (default 30 s).
+    public var sweepInterval: Duration
+    /// The largest request body (POST, WebSocket message) in bytes; more is 413 (default 64 KiB).
+    public var maximumBodyBytes: Int
+    /// The longest request target (path and query) in bytes; longer is 414 (default 8 KiB).
+    public var maximumTargetBytes: Int
+    /// The longest `q` (text) in UTF-8 bytes; longer is 414 (default: the engine's maximum query length).
+    public var maximumTextBytes: Int?
+    /// The longest session id in UTF-8 bytes (default 100, as user ids).
+    public var maximumSessionBytes: Int
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        maximumSessions: Int = 10_000,
+        sessionIdleTimeout: Duration = .seconds(600),
+        users: UserEngines.Options = UserEngines.Options(),
+        sweepInterval: Duration = .seconds(30),
+        maximumBodyBytes: Int = 64 * 1024,
+        maximumTargetBytes: Int = 8 * 1024,
+        maximumTextBytes: Int? = nil,
+        maximumSessionBytes: Int = 100
+    ) {
+        self.host = host
+        self.port = port
+        self.maximumSessions = max(1, maximumSessions)
+        self.sessionIdleTimeout = sessionIdleTimeout
+        self.users = users
+        self.sweepInterval = sweepInterval
+        self.maximumBodyBytes = maximumBodyBytes
+        self.maximumTargetBytes = maximumTargetBytes
+        self.maximumTextBytes = maximumTextBytes
+        self.maximumSessionBytes = maximumSessionBytes
+    }
+}

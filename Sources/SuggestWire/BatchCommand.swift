@@ -1,0 +1,128 @@
+public import Suggest
+
+/// One parsed `suggest batch` line (or one `suggest serve` request): what to do, with the tokens and scope.
+public struct BatchCommand: Hashable, Sendable {
+    public enum Action: Hashable, Sendable {
+        /// A keystroke: the field now holds this text.
+        case text(String)
+        /// The search was submitted.
+        case submit(String)
+        /// The person chose the shown suggestion with this text.
+        case select(String)
+        /// The field was cleared and its typing state forgotten.
+        case reset
+    }
+
+    public var action: Action
+    public var tokens: [SearchToken]
+    public var scope: SearchScope?
+
+    public init(action: Action, tokens: [SearchToken] = [], scope: SearchScope? = nil) {
+        self.action = action
+        self.tokens = tokens
+        self.scope = scope
+    }
+
+    /// The keys of a line.
+    public static let keys = ["text", "tokens", "scope", "submit", "select", "reset"]
+    /// The keys of a token.
+    public static let tokenKeys = ["kind", "value", "display", "systemImage"]
+
+    /// Why a line was refused: the message of its `{"error": …}` answer.
+    public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    /// Parses one line of JSON.
+    /// - Throws: ``Problem`` (empty line, malformed JSON, unknown key, wrong type, no or several actions).
+    public static func parse(_ line: [UInt8]) throws(Problem) -> BatchCommand {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { throw Problem("empty line") }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw Problem("malformed JSON at column \(error.column): \(error.message)")
+        }
+        return try parse(value)
+    }
+
+    /// Reads a parsed line.
+    /// - Throws: ``Problem``.
+    public static func parse(_ value: JSONValue) throws(Problem) -> BatchCommand {
+        guard case .object(let object) = value else {
+            throw Problem("expected a JSON object, found \(value.kindDescription)")
+        }
+        for key in object.keys where !keys.contains(key) {
+            var message = "unknown key \"\(key)\""
+            if let nearest = NearestName.nearest(to: key, in: keys) { message += " — did you mean \"\(nearest)\"?" }
+            throw Problem(message)
+        }
+        let actions = ["text", "submit", "select", "reset"].filter { object[$0] != nil }
+        guard actions.count == 1 else {
+            throw Problem(
+                actions.isEmpty
+                    ? "expected one of \"text\", \"submit\", \"select\" or \"reset\""
+                    : "give only one of \(actions.map { "\"\($0)\"" }.joined(separator: ", ")) per line"
+            )
+        }
+        let tokens = try object["tokens"].map { raw throws(Problem) in try Self.tokens(raw) } ?? []
+        var scope: SearchScope? = nil
+        if let raw = object["scope"] {
+            guard let name = raw.stringValue else { throw Problem("scope: expected a string") }
+            scope = SearchScope(name)
+        }
+        let action: Action
+        switch actions[0] {
+        case "text":
+            guard let text = object["text"]?.stringValue else {
+                throw Problem("text: expected a string, found \(object["text"]!.kindDescription)")
+            }
+            action = .text(text)
+        case "submit":
+            guard let text = object["submit"]?.stringValue else { throw Problem("submit: expected a string") }
+            action = .submit(text)
+        case "select":
+            guard let text = object["select"]?.stringValue else { throw Problem("select: expected a string") }
+            action = .select(text)
+        default:
+            guard object["reset"] == .bool(true) else { throw Problem("reset: expected true") }
+            action = .reset
+        }
+        return BatchCommand(action: action, tokens: tokens, scope: scope)
+    }
+
+    /// Reads a `"tokens"` array: `[{"kind": string, "value": string, "display"?: string, "systemImage"?: string}]`.
+    /// - Throws: ``Problem``.
+    public static func tokens(_ raw: JSONValue) throws(Problem) -> [SearchToken] {
+        guard case .array(let items) = raw else { throw Problem("tokens: expected an array") }
+        var tokens: [SearchToken] = []
+        for (i, item) in items.enumerated() {
+            guard case .object(let fields) = item, let kind = item["kind"]?.stringValue,
+                let value = item["value"]?.stringValue
+            else {
+                throw Problem("tokens[\(i)]: expected {\"kind\": string, \"value\": string}")
+            }
+            for key in fields.keys where !tokenKeys.contains(key) {
+                var message = "tokens[\(i)]: unknown key \"\(key)\""
+                if let nearest = NearestName.nearest(to: key, in: tokenKeys) {
+                    message += " — did you mean \"\(nearest)\"?"
+                }
+                throw Problem(message)
+            }
+            for key in ["display", "systemImage"] {
+                if let field = fields[key], field.stringValue == nil {
+                    throw Problem("tokens[\(i)].\(key): expected a string, found \(field.kindDescription)")
+                }
+            }
+            tokens.append(
+                SearchToken(
+                    kind: kind, value: value, display: item["display"]?.stringValue,
+                    systemImage: item["systemImage"]?.stringValue
+                )
+            )
+        }
+        return tokens
+    }
+}
