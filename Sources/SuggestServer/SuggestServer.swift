@@ -47,7 +47,7 @@ public final class SuggestServer: Sendable {
     public var sessionCount: Int { sessions.count }
 
     /// The longest accepted `q`.
-    var maximumTextBytes: Int { options.maximumTextBytes ?? configuration.options.maximumQueryLength }
+    var maximumTextBytes: Int { options.maximumTextBytes ?? configuration.options.maxQueryLength }
 
     /// The HTTP and WebSocket application, with the sweeper service (idle sessions and users; recents saved at
     /// shutdown) in its service group. Shutdown order: the server stops taking requests and lets in-flight ones
