@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
+        .plugin(name: "SuggestIndexPlugin", targets: ["SuggestIndexPlugin"]),
     ],
     traits: [
         // The token provider's patterns run on PCRE2 (JIT) when this trait is on (the default); without it
@@ -34,13 +35,17 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target X` (`make docs`); not linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: Core Library
         .target(
             name: "SuggestCore",
             dependencies: [
-                .product(name: "HeapModule", package: "swift-collections")
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -58,8 +63,13 @@ let package = Package(
         ),
         .target(
             name: "Suggest",
-            dependencies: ["SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens"],
-            resources: [.copy("Resources/demo")]
+            dependencies: [
+                "SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/demo")],
+            // Prebuilds `demo/words.tsv` into `words.idx` (a resource), which the demo loads instead of indexing.
+            plugins: [.plugin(name: "SuggestIndexPlugin")]
         ),
 
         .systemLibrary(
@@ -81,11 +91,25 @@ let package = Package(
             dependencies: [
                 "Suggest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/SuggestCLI"
         ),
 
+        // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out. It must not depend on
+        // `Suggest`, whose resources the plugin builds (that would be a cycle).
+        .executableTarget(
+            name: "SuggestIndexBuilder",
+            dependencies: ["SuggestCore", "SuggestIndex"],
+            path: "Tools/SuggestIndexBuilder"
+        ),
+
         // MARK: Plugins
+        .plugin(
+            name: "SuggestIndexPlugin",
+            capability: .buildTool(),
+            dependencies: ["SuggestIndexBuilder"]
+        ),
         .plugin(
             name: "SuggestValidatePlugin",
             capability: .command(
@@ -105,11 +129,19 @@ let package = Package(
             dependencies: ["SuggestPrefix", "SuggestIndex"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SuggestCoreTests", dependencies: ["SuggestCore"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestCoreTests",
+            dependencies: ["SuggestCore", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestCLITests",
+            dependencies: ["suggest", "Suggest", "SuggestIndexBuilder"],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
 

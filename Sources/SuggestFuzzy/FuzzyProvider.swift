@@ -102,13 +102,13 @@ public struct FuzzyProvider: ConfigurableProvider {
     public init(configuration: Configuration, context: ProviderContext) throws {
         if let (key, message) = Self.problem(in: configuration.options) { throw context.error(at: key, message) }
         let source = configuration.dictionary
-        let dictionary = try context.dictionary(source)
         // The same artifact as the prefix provider's (SuggestPrefix's PrefixProvider, with or without a saved index
-        // file), so prefix + fuzzy on one dictionary hold one prefix index; the fuzzy extras are shared between fuzzy
-        // providers.
+        // file, or a prebuilt one: `DictionaryCache.usePrebuiltIndex`), so prefix + fuzzy on one dictionary hold one
+        // prefix index; the fuzzy extras are shared between fuzzy providers. The dictionary is parsed only when no
+        // index is there yet.
         let path = context.resolve(source.path)
-        let prefixIndex = context.cache.artifact(PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)) {
-            PrefixIndex.fingerprinted(dictionary: dictionary, path: path, lenient: source.lenient)
+        let prefixIndex = try context.cache.artifact(PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)) {
+            PrefixIndex.fingerprinted(dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
         try self.init(id: context.id, index: index, options: configuration.options)

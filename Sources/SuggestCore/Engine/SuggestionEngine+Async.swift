@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 extension SuggestionEngine {
@@ -153,11 +154,16 @@ extension SuggestionEngine {
         let id = slots[answer.index].provider.id
         if answer.timedOut {
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .cancelled(reason: "missed its deadline"))
+            log(.notice, "provider cancelled", source: id, "missed its deadline")
         } else if let error = answer.error {
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .failed(message: error))
+            log(.warning, "provider failed", source: id, error)
         } else if let output = answer.output {
             work.outputs[answer.index] = output.candidates
-            for note in output.notes { work.providerNotes.append("\(id): \(note)") }
+            for note in output.notes {
+                work.providerNotes.append("\(id): \(note)")
+                log(.notice, "note", source: id, note)
+            }
             states[answer.index] = output.state
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .answered(count: output.candidates.count))
         }
