@@ -89,7 +89,7 @@ struct EngineLoggingTests {
     @Test func aTruncatedQueryIsANotice() {
         let (logger, store) = CapturingLogHandler.logger()
         var options = EngineOptions()
-        options.maximumQueryLength = 4
+        options.maxQueryLength = 4
         let engine = SuggestionEngine(
             providers: [FixedProvider(id: "fixed", candidates: [])], options: options, logger: logger)
         _ = engine.suggestions(for: "abcdefgh")
