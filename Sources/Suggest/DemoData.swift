@@ -43,9 +43,11 @@ public enum DemoData: Sendable {
     /// Reads the demo configuration with the prebuilt index when it is there and was built from the shipped
     /// `words.tsv`; otherwise the providers build the index as usual, and the returned source says why.
     /// - Parameters:
+    ///   - registry: the provider types (default `ProviderRegistry.builtIn`).
     ///   - prebuiltIndex: the index file to try (default ``prebuiltIndexURL``).
     ///   - configuration: the configuration file (default ``configurationURL``); its `words.tsv` is the dictionary.
-    /// - Throws: ``ConfigurationErrors`` when the configuration cannot be read (the bundle is missing).
+    ///   - logger: where the engine logs what it notes.
+    /// - Throws: `ConfigurationErrors` when the configuration cannot be read (the bundle is missing).
     public static func configuration(
         registry: ProviderRegistry = .builtIn,
         prebuiltIndex: URL? = prebuiltIndexURL,

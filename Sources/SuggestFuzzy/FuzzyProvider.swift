@@ -75,7 +75,7 @@ public struct FuzzyProvider: ConfigurableProvider {
     public static let typeName = "fuzzy"
 
     /// Exact matches earn their place: a word list holds every fragment (`compr`, `exi`), so an exact entry ranks
-    /// among the prefix matches, boosted (``ExactMatchRule/dictionaryDefault``); `"exactMatch": "first"` restores
+    /// among the prefix matches, boosted (`ExactMatchRule/dictionaryDefault`); `"exactMatch": "first"` restores
     /// exact-first.
     public var exactMatch: ExactMatchRule { .dictionaryDefault }
 
@@ -85,13 +85,13 @@ public struct FuzzyProvider: ConfigurableProvider {
 
     /// A provider over `dictionary` (the index is built here: share one ``FuzzyIndex`` with
     /// ``init(id:index:options:)`` when several providers use the same dictionary).
-    /// - Throws: ``ConfigurationError`` for options out of range.
+    /// - Throws: `ConfigurationError` for options out of range.
     public init(id: String = "fuzzy", dictionary: WeightedDictionary, options: FuzzyOptions = FuzzyOptions()) throws {
         try self.init(id: id, index: FuzzyIndex(dictionary), options: options)
     }
 
     /// A provider over a prebuilt index.
-    /// - Throws: ``ConfigurationError`` for options out of range.
+    /// - Throws: `ConfigurationError` for options out of range.
     public init(id: String = "fuzzy", index: FuzzyIndex, options: FuzzyOptions = FuzzyOptions()) throws {
         if let (key, message) = Self.problem(in: options) { throw ConfigurationError(path: key, message: message) }
         self.id = id

@@ -41,6 +41,8 @@ public struct EngineConfiguration: Sendable {
 
     /// Reads the configuration file at `path`; relative paths inside resolve against its folder.
     /// - Parameters:
+    ///   - path: the configuration file.
+    ///   - registry: the provider types the file may name by `"type"`.
     ///   - cache: dictionaries and indexes shared by the providers; pass one that already holds a prebuilt index
     ///     (`DictionaryCache.usePrebuiltIndex` in SuggestIndex) to skip building it.
     ///   - logger: where the engine logs what it notes.
@@ -75,8 +77,12 @@ public struct EngineConfiguration: Sendable {
 
     /// Reads a configuration from JSON text.
     /// - Parameters:
+    ///   - json: the configuration document.
     ///   - file: the name errors start with.
     ///   - baseDirectory: the folder relative paths resolve against.
+    ///   - registry: the provider types the document may name by `"type"`.
+    ///   - cache: dictionaries and indexes shared by the providers.
+    ///   - logger: where the engine logs what it notes.
     public init(
         json: String,
         file: String? = nil,

@@ -33,7 +33,11 @@ public final class SuggestionEngine: Sendable {
     /// What was logged last, per source.
     let logMemory = LogMemory()
 
-    /// - Parameter logger: where the engine logs what it notes (``logger``); by default one labelled `swift-suggest`.
+    /// An engine over providers with the engine-side settings of their configuration entries.
+    /// - Parameters:
+    ///   - slots: the providers, in order, each with its weight, section and exact-match rule.
+    ///   - options: how results are merged, ranked and shaped.
+    ///   - logger: where the engine logs what it notes (``logger``); by default one labelled `swift-suggest`.
     public init(
         slots: [ProviderSlot],
         options: EngineOptions = EngineOptions(),
@@ -57,7 +61,7 @@ public final class SuggestionEngine: Sendable {
     public var providers: [any SuggestionProvider] { slots.map(\.provider) }
 
     /// Answers one keystroke with the synchronous providers (asynchronous ones are reported as skipped; use
-    /// ``suggestions(for:session:)-async`` or ``results(for:)`` to include them).
+    /// the `async` `suggestions(for:session:)` or ``results(for:)`` to include them).
     /// - Complexity: the providers' work plus O(c log c) for c candidates.
     public func suggestions(for query: SearchQuery, session: inout TypingSession) -> SuggestionResult {
         let start = ContinuousClock.now
@@ -110,8 +114,10 @@ public final class SuggestionEngine: Sendable {
     }
 
     /// Records a submitted search like ``submit(_:)`` and says what did not go as typed.
-    /// - Parameter notes: gets `query text truncated from N to M UTF-8 bytes` when the text was cut, and
-    ///   `ID: token extraction: …` for a provider whose extraction failed (the search is recorded without it).
+    /// - Parameters:
+    ///   - query: the search as it stood when the person submitted it.
+    ///   - notes: gets `query text truncated from N to M UTF-8 bytes` when the text was cut, and
+    ///     `ID: token extraction: …` for a provider whose extraction failed (the search is recorded without it).
     /// - Complexity: the providers' extraction, on at most ``EngineOptions/maxQueryLength`` bytes of text.
     @discardableResult
     public func submit(_ query: SearchQuery, notes: inout [String]) -> SearchQuery {

@@ -37,7 +37,9 @@ public final class SearchSession {
     @ObservationIgnored private var typing = TypingSession()
     @ObservationIgnored private var isApplying = false
 
-    /// - Parameter showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
+    /// - Parameters:
+    ///   - engine: the engine every change of the field asks.
+    ///   - showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
     public init(engine: SuggestionEngine, showsSuggestionsWhenEmpty: Bool = true) {
         self.engine = engine
         if showsSuggestionsWhenEmpty { keystroke() }
