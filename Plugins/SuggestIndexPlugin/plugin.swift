@@ -55,7 +55,9 @@ struct SuggestIndexPlugin: BuildToolPlugin {
                 if url.pathExtension == "tsv" { found.insert(url) }
                 continue
             }
-            guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else { continue }
+            guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else {
+                continue
+            }
             for case let inner as URL in walker where inner.pathExtension == "tsv" {
                 found.insert(inner.standardizedFileURL)
             }

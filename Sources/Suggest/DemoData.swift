@@ -77,7 +77,8 @@ public enum DemoData: Sendable {
         } else {
             source = .builtAtStart(reason: "no prebuilt index in this build")
         }
-        let loaded = try EngineConfiguration(contentsOf: configuration, registry: registry, cache: cache, logger: logger)
+        let loaded = try EngineConfiguration(
+            contentsOf: configuration, registry: registry, cache: cache, logger: logger)
         return (loaded, source)
     }
 

@@ -40,7 +40,8 @@ struct Demo: ParsableCommand {
         Console.out("swift-suggest demo — \(engine.slots.count) providers: "
             + engine.slots.map(\.provider.id).joined(separator: ", "))
         if let indexLine { Console.out(indexLine) }
-        Console.out("start-up (configuration, indexes, warm-up): \(JSONWriter.number((milliseconds * 10).rounded() / 10)) ms")
+        let rounded = JSONWriter.number((milliseconds * 10).rounded() / 10)
+        Console.out("start-up (configuration, indexes, warm-up): \(rounded) ms")
         #if DEBUG
             Console.out("(a debug build: keystroke times are several times those of `swift run -c release suggest demo`)")
         #endif

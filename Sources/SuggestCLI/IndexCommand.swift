@@ -30,7 +30,8 @@ struct Index: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: dictionary) else {
             throw fail("error: \(dictionary): no such file or not readable")
         }
-        progress?.update("parsing \(dictionary) (\(ByteCountFormatter.string(fromByteCount: Int64(data.count), countStyle: .file)))")
+        let size = ByteCountFormatter.string(fromByteCount: Int64(data.count), countStyle: .file)
+        progress?.update("parsing \(dictionary) (\(size))")
         let loaded: WeightedDictionary
         do {
             loaded = try DictionaryLoader.parse([UInt8](data), source: dictionary, lenient: lenient)

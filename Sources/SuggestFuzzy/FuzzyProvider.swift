@@ -107,7 +107,8 @@ public struct FuzzyProvider: ConfigurableProvider {
         // prefix index; the fuzzy extras are shared between fuzzy providers. The dictionary is parsed only when no
         // index is there yet.
         let path = context.resolve(source.path)
-        let prefixIndex = try context.cache.artifact(PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)) {
+        let key = PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)
+        let prefixIndex = try context.cache.artifact(key) {
             PrefixIndex.fingerprinted(dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }

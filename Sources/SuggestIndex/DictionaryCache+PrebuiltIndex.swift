@@ -13,7 +13,8 @@ extension DictionaryCache {
     /// ```swift
     /// let cache = DictionaryCache()
     /// if let url = Bundle.module.url(forResource: "words", withExtension: "idx") {
-    ///     cache.usePrebuiltIndex(try PrefixIndex(contentsOfFile: url.path), forDictionaryAtPath: folder + "/words.tsv")
+    ///     let index = try PrefixIndex(contentsOfFile: url.path)
+    ///     cache.usePrebuiltIndex(index, forDictionaryAtPath: folder + "/words.tsv")
     /// }
     /// let configuration = try EngineConfiguration(contentsOf: folder + "/search.suggest.json", registry: .builtIn,
     ///                                             cache: cache)

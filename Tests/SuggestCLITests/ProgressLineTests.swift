@@ -7,8 +7,11 @@ import Testing
 struct ProgressLineTests {
     static let erase = "\r\u{1B}[K"
 
-    /// Runs `suggest` with `environment` added to this process's (and `SUGGEST_PROGRESS` removed unless given).
-    func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> CLIRunner.Output {
+    /// Runs `suggest` with `environment` added to this process's (`SUGGEST_PROGRESS` and `SUGGEST_LOG_LEVEL`
+    /// removed unless given).
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil
+    ) throws -> CLIRunner.Output {
         try Self.run(CLIRunner.executable.path, arguments, environment: environment, stdin: stdin)
     }
 
@@ -20,6 +23,7 @@ struct ProgressLineTests {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["SUGGEST_PROGRESS"] = nil
+        env["SUGGEST_LOG_LEVEL"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe()
@@ -97,7 +101,8 @@ struct ProgressLineTests {
             #expect(shown.status == 0)
             #expect(shown.stdout.contains(Self.erase + "reading \(tsv)… "), "\(shown.stdout.debugDescription)")
             #expect(shown.stdout.contains(Self.erase + "\(idx): 4 entries indexed in "))
-            let off = try Self.run("/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["SUGGEST_PROGRESS": "never"])
+            let off = try Self.run(
+                "/usr/bin/script", ["-qec", command, "/dev/null"], environment: ["SUGGEST_PROGRESS": "never"])
             #expect(off.status == 0)
             #expect(!off.stdout.contains("\u{1B}"))
         }

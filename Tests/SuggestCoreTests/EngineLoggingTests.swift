@@ -83,7 +83,8 @@ struct EngineLoggingTests {
         #expect(store.all.first?.level == .notice)
         #expect(store.all.first?.metadata["suggest.source"] == "noting")
         // The result's diagnostics still carry the note on every keystroke.
-        #expect(first.suggestions(for: "abc").diagnostics.notes == ["noting: recents.json: cannot be written: Permission denied"])
+        let notes = first.suggestions(for: "abc").diagnostics.notes
+        #expect(notes == ["noting: recents.json: cannot be written: Permission denied"])
     }
 
     @Test func aTruncatedQueryIsANotice() {
@@ -99,10 +100,11 @@ struct EngineLoggingTests {
 
     @Test func anAsynchronousProviderSkippedByTheSynchronousCallIsDebugOnly() {
         let (quiet, quietStore) = CapturingLogHandler.logger(level: .info)
-        _ = SuggestionEngine(providers: [SlowProvider(id: "slow", delay: .zero, deadline: .seconds(1))], logger: quiet).suggestions(for: "a")
+        let slow = SlowProvider(id: "slow", delay: .zero, deadline: .seconds(1))
+        _ = SuggestionEngine(providers: [slow], logger: quiet).suggestions(for: "a")
         #expect(quietStore.all.isEmpty)
         let (verbose, verboseStore) = CapturingLogHandler.logger(level: .debug)
-        _ = SuggestionEngine(providers: [SlowProvider(id: "slow", delay: .zero, deadline: .seconds(1))], logger: verbose).suggestions(for: "a")
+        _ = SuggestionEngine(providers: [slow], logger: verbose).suggestions(for: "a")
         #expect(verboseStore.all.map(\.level) == [.debug])
     }
 

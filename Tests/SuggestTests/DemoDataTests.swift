@@ -50,7 +50,8 @@ struct DemoDataTests {
             dictionary: try DictionaryLoader.load(path: tsv), path: tsv, lenient: false)
         try other.write(toFile: idx)
         let (_, source) = try DemoData.configuration(prebuiltIndex: URL(fileURLWithPath: idx))
-        #expect(source == .builtAtStart(reason: URL(fileURLWithPath: idx).lastPathComponent + " was built from other bytes"))
+        let name = URL(fileURLWithPath: idx).lastPathComponent
+        #expect(source == .builtAtStart(reason: name + " was built from other bytes"))
     }
 
     @Test func withoutAPrebuiltIndexTheDemoBuildsOne() throws {

@@ -72,7 +72,7 @@ public final class SuggestionEngine: Sendable {
             case .synchronous:
                 runSynchronous(index, slot, &work, &session)
             case .asynchronous:
-                log(.debug, "provider skipped", source: slot.provider.id, "asynchronous, not run by the synchronous call")
+                log(.debug, "provider skipped", source: slot.provider.id, "asynchronous, not run by a synchronous call")
                 work.reports[index] = .init(
                     provider: slot.provider.id,
                     micros: 0,
