@@ -136,6 +136,7 @@ public struct StaticProvider: ConfigurableProvider {
             guard let (tier, ranges) = TextMatcher.match(request.query, in: texts[index]) else { continue }
             output.append(candidate(item, tier: tier, ranges: ranges))
         }
+        output.keepBest(perTier: request.limit)
     }
 
     /// A token item already in the query is not offered again.
