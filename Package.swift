@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
+        .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
     ],
@@ -75,6 +76,9 @@ let package = Package(
             ]
         ),
 
+        // Conformance kit for provider authors (imports neither Testing nor XCTest: works from both).
+        .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
+
         // MARK: Tools
         .executableTarget(
             name: "suggest",
@@ -109,6 +113,7 @@ let package = Package(
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
+        .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
         .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
     ]
 )
