@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
         .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
+        .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
     ],
@@ -80,13 +81,23 @@ let package = Package(
         .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
 
         // MARK: Tools
+        // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
+        .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
         .executableTarget(
             name: "suggest",
             dependencies: [
                 "Suggest",
+                "SuggestValidation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/SuggestCLI"
+        ),
+
+        // A validator as a package with its own provider types writes one (the plugin finds it); run by the CLI tests.
+        .executableTarget(
+            name: "suggest-validate-example",
+            dependencies: ["Suggest", "SuggestValidation"],
+            path: "Sources/SuggestValidateExample"
         ),
 
         // MARK: Plugins
@@ -114,7 +125,7 @@ let package = Package(
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "suggest-validate-example", "Suggest"], resources: [.copy("Fixtures")]),
     ]
 )
 
