@@ -72,6 +72,11 @@ extension ProviderConformance {
                 await checkConcurrentUse(stable)
             }
 
+            if enabled(.typingSession) {
+                checked.append(.typingSession)
+                for (query, _) in serial where !PreparedQuery(query).isEmpty { await checkTypingSession(query) }
+            }
+
             if enabled(.cancellation) {
                 if case .asynchronous = provider.execution {
                     checked.append(.cancellation)
@@ -229,6 +234,43 @@ extension ProviderConformance {
                 popularity: candidate.popularity,
                 systemImage: candidate.systemImage
             )
+        }
+
+        // MARK: Typing session
+
+        /// Types `query`'s text a character at a time, then erases it back to one character, passing each
+        /// keystroke's state to the next; every answer must equal a fresh one.
+        mutating func checkTypingSession(_ query: SearchQuery) async {
+            let text = query.text
+            var prefixes = text.indices.dropFirst().map { String(text[..<$0]) } + [text]
+            prefixes += prefixes.dropLast().reversed()
+            var state: (any Sendable)? = nil
+            for (step, prefix) in prefixes.enumerated() {
+                var keystroke = query
+                keystroke.text = prefix
+                let request = SuggestionRequest(query: PreparedQuery(keystroke), limit: mainLimit, previousState: state)
+                let output: ProviderOutput
+                do {
+                    switch provider.execution {
+                    case .synchronous:
+                        var o = ProviderOutput()
+                        try provider.suggest(request, into: &o)
+                        output = o
+                    case .asynchronous:
+                        output = try await provider.suggestions(for: request)
+                    }
+                } catch {
+                    fail(.typingSession, query, "keystroke \(step + 1) (\"\(prefix)\"): the provider threw: \(error)")
+                    return
+                }
+                state = output.state
+                guard let fresh = try? await rawAnswer(keystroke, limit: mainLimit) else { continue }
+                if let difference = Self.difference(fresh, output) {
+                    let typed = step < text.count ? "typed" : "erased back to"
+                    fail(.typingSession, query, "\(typed) \"\(prefix)\" with the previous keystroke's state, the answer differs from a fresh one: \(difference)")
+                    return
+                }
+            }
         }
 
         // MARK: Concurrency

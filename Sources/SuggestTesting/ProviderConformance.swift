@@ -23,6 +23,10 @@ public import SuggestCore
 /// - **deterministicOrder**: the same request twice gives the same list (title, completion, tier, ranges, in the
 ///   same order). Popularity is not compared: it may drift with a clock (a frecency).
 /// - **concurrentUse**: ``Options/concurrentTasks`` tasks asking at once get the answers serial calls got.
+/// - **typingSession**: each query typed a character at a time, then erased back to its first character, with
+///   each keystroke's ``ProviderOutput/state`` passed to the next as ``SuggestionRequest/previousState`` (as the
+///   engine does), gets at every keystroke what a fresh request gets: a provider that narrows its previous
+///   answer must not lose or keep anything a fresh search would not.
 /// - **cancellation** (asynchronous providers only): a cancelled ``SuggestionProvider/suggestions(for:)`` returns
 ///   or throws within ``Options/cancellationWait``, whether cancelled before it starts or while it runs. This is
 ///   a bound on a hang, not a measure of speed: a provider that stops at its next `await` passes with room to spare.
@@ -98,6 +102,7 @@ extension ProviderConformance {
         case scores
         case deterministicOrder
         case concurrentUse
+        case typingSession
         case cancellation
         case submitAndSelect
 

@@ -32,6 +32,7 @@ struct ProviderConformanceTests {
         (.negativePopularity, .scores),
         (.alternatesOrder, .deterministicOrder),
         (.throwsAfterSubmit, .submitAndSelect),
+        (.narrowsBlindly, .typingSession),
     ])
     func aBrokenProviderFailsTheCheckItBreaks(fault: BrokenProvider.Fault, check: ProviderConformance.Check) async {
         let conformance = ProviderConformance(BrokenProvider(fault), queries: Self.queries)
@@ -80,6 +81,14 @@ struct ProviderConformanceTests {
         #expect(report.failedChecks == [.cancellation], "\(report)")
         #expect(report.failures.map(\.description) == [
             #"[cancellation] query "ap": cancelled before it ran, suggestions(for:) had neither returned nor thrown after 0.2 seconds"#
+        ])
+    }
+
+    @Test func narrowingThatForgetsWhatAShorterTextFindsIsNamed() async {
+        let options = ProviderConformance.Options(limits: [8], checks: [.typingSession])
+        let report = await ProviderConformance(BrokenProvider(.narrowsBlindly), queries: ["an"], options: options).report()
+        #expect(report.failures.map(\.description) == [
+            #"[typingSession] query "an": erased back to "a" with the previous keystroke's state, the answer differs from a fresh one: 5 candidates, then 1"#
         ])
     }
 

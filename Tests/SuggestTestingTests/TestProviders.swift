@@ -36,7 +36,7 @@ struct GoodRemoteProvider: SuggestionProvider {
 final class BrokenProvider: SuggestionProvider {
     enum Fault: Sendable {
         case emptyID, throwsOnSearch, suggestsOnEmptyField, ignoresLimit, rangeOutsideTitle, rangeInsideCharacter,
-            notANumberPopularity, negativePopularity, alternatesOrder, throwsAfterSubmit
+            notANumberPopularity, negativePopularity, alternatesOrder, throwsAfterSubmit, narrowsBlindly
     }
 
     let fault: Fault
@@ -76,6 +76,12 @@ final class BrokenProvider: SuggestionProvider {
             if !seen.withLock({ $0.insert("\(request.limit) \(request.query.text)").inserted }) {
                 output.candidates.reverse()
             }
+        case .narrowsBlindly:
+            // Searches only what the previous keystroke found, even when the text got shorter.
+            var narrowed = good
+            if let previous = request.previousState as? [String] { narrowed.names = previous }
+            try narrowed.suggest(request, into: &output)
+            output.state = output.candidates.map(\.title)
         default:
             try good.suggest(request, into: &output)
         }
