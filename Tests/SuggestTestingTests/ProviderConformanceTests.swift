@@ -33,6 +33,8 @@ struct ProviderConformanceTests {
         (.alternatesOrder, .deterministicOrder),
         (.throwsAfterSubmit, .submitAndSelect),
         (.narrowsBlindly, .typingSession),
+        (.rangesOnEmptyField, .emptyQuery),
+        (.negativeTypos, .scores),
     ])
     func aBrokenProviderFailsTheCheckItBreaks(fault: BrokenProvider.Fault, check: ProviderConformance.Check) async {
         let conformance = ProviderConformance(BrokenProvider(fault), queries: Self.queries)
@@ -89,6 +91,16 @@ struct ProviderConformanceTests {
         let report = await ProviderConformance(BrokenProvider(.narrowsBlindly), queries: ["an"], options: options).report()
         #expect(report.failures.map(\.description) == [
             #"[typingSession] query "an": erased back to "a" with the previous keystroke's state, the answer differs from a fresh one: 5 candidates, then 1"#
+        ])
+    }
+
+    @Test func moreThanLimitOnAnEmptyFieldFailsBothChecks() async {
+        let report = await ProviderConformance(BrokenProvider(.tooManyOnEmptyField), queries: [], options: .init(limits: [3])).report()
+        #expect(report.failures.map(\.description) == [
+            #"[emptyQuery] query "": limit 3: 7 candidates on an empty field"#,
+            #"[limitPerTier] query "": limit 3: 7 candidates in tier unfiltered (at most 3 per tier)"#,
+            #"[emptyQuery] query "   ": limit 3: 7 candidates on an empty field"#,
+            #"[limitPerTier] query "   ": limit 3: 7 candidates in tier unfiltered (at most 3 per tier)"#,
         ])
     }
 

@@ -36,7 +36,8 @@ struct GoodRemoteProvider: SuggestionProvider {
 final class BrokenProvider: SuggestionProvider {
     enum Fault: Sendable {
         case emptyID, throwsOnSearch, suggestsOnEmptyField, ignoresLimit, rangeOutsideTitle, rangeInsideCharacter,
-            notANumberPopularity, negativePopularity, alternatesOrder, throwsAfterSubmit, narrowsBlindly
+            notANumberPopularity, negativePopularity, alternatesOrder, throwsAfterSubmit, narrowsBlindly,
+            rangesOnEmptyField, tooManyOnEmptyField, negativeTypos
     }
 
     let fault: Fault
@@ -76,6 +77,13 @@ final class BrokenProvider: SuggestionProvider {
             if !seen.withLock({ $0.insert("\(request.limit) \(request.query.text)").inserted }) {
                 output.candidates.reverse()
             }
+        case .rangesOnEmptyField where request.query.isEmpty:
+            output.candidates = [SuggestionCandidate(title: "Apple", matchedRanges: [0..<1], tier: .unfiltered)]
+        case .tooManyOnEmptyField where request.query.isEmpty:
+            output.candidates = good.names.map { SuggestionCandidate(title: $0, tier: .unfiltered) }
+        case .negativeTypos:
+            try good.suggest(request, into: &output)
+            for i in output.candidates.indices { output.candidates[i].typos = -1 }
         case .narrowsBlindly:
             // Searches only what the previous keystroke found, even when the text got shorter.
             var narrowed = good
