@@ -34,9 +34,10 @@ extension ProviderOutput {
     /// Whether some tier has more than `limit` candidates.
     func exceedsLimit(perTier limit: Int) -> Bool {
         guard candidates.count > limit else { return false }
-        for tier in MatchTier.allCases {
+        // Over the raw values rather than `allCases`, which would build an array on every keystroke.
+        for raw in MatchTier.exact.rawValue...MatchTier.unfiltered.rawValue {
             var count = 0
-            for candidate in candidates where candidate.tier == tier { count += 1 }
+            for candidate in candidates where candidate.tier.rawValue == raw { count += 1 }
             if count > limit { return true }
         }
         return false
