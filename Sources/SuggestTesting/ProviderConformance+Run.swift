@@ -15,15 +15,15 @@ extension ProviderConformance {
             self.options = options
         }
 
-        /// The limit of the main requests (determinism, concurrency, cancellation): the largest one asked.
-        var mainLimit: Int { max(1, options.limits.max() ?? 8) }
+        /// The limit of the main requests (determinism, concurrency, typing, cancellation): the largest one asked.
+        var mainLimit: Int { limits.last ?? 8 }
 
         mutating func all(queries: [SearchQuery]) async {
             let empties: [SearchQuery] = ["", "   "]
             let typed = queries.filter { !PreparedQuery($0).isEmpty }
             let blanks = queries.filter { PreparedQuery($0).isEmpty }
             if options.limits.contains(where: { $0 < 1 }) {
-                failures.append(Failure(check: .limitPerTier, query: nil, message: "the kit's limits must be 1 or more, got \(options.limits)"))
+                fail(.limitPerTier, nil, "the kit's limits must be 1 or more, got \(options.limits)")
             }
 
             if enabled(.providerID) {
@@ -82,7 +82,8 @@ extension ProviderConformance {
                     checked.append(.cancellation)
                     for query in typed.isEmpty ? empties : typed { await checkCancellation(query) }
                 } else {
-                    skipped[.cancellation] = "a synchronous provider is not cancelled (the engine calls suggest(_:into:))"
+                    skipped[.cancellation] =
+                        "a synchronous provider is not cancelled (the engine calls suggest(_:into:))"
                 }
             }
 
@@ -122,7 +123,9 @@ extension ProviderConformance {
             try await Self.ask(provider, query: query, limit: limit)
         }
 
-        static func ask(_ provider: any SuggestionProvider, query: SearchQuery, limit: Int) async throws -> ProviderOutput {
+        static func ask(_ provider: any SuggestionProvider, query: SearchQuery, limit: Int) async throws
+            -> ProviderOutput
+        {
             let request = SuggestionRequest(query: PreparedQuery(query), limit: limit)
             switch provider.execution {
             case .synchronous:
@@ -149,13 +152,17 @@ extension ProviderConformance {
             let filtered = output.candidates.filter { $0.tier != .unfiltered }
             if !filtered.isEmpty {
                 let titles = filtered.prefix(3).map { "\"\($0.title)\" (\($0.tier))" }.joined(separator: ", ")
-                fail(.emptyQuery, query, "an empty field may show only unfiltered candidates; got \(filtered.count) others: \(titles)")
+                fail(
+                    .emptyQuery, query,
+                    "an empty field may show only unfiltered candidates; got \(filtered.count) others: \(titles)")
             }
             if output.candidates.count > limit {
                 fail(.emptyQuery, query, "limit \(limit): \(output.candidates.count) candidates on an empty field")
             }
             if let ranged = output.candidates.first(where: { !$0.matchedRanges.isEmpty }) {
-                fail(.emptyQuery, query, "\"\(ranged.title)\" has matched ranges \(ranged.matchedRanges) though nothing was typed")
+                fail(
+                    .emptyQuery, query,
+                    "\"\(ranged.title)\" has matched ranges \(ranged.matchedRanges) though nothing was typed")
             }
         }
 
@@ -164,7 +171,9 @@ extension ProviderConformance {
             for candidate in output.candidates { counts[candidate.tier, default: 0] += 1 }
             for tier in MatchTier.allCases {
                 if let count = counts[tier], count > limit {
-                    fail(.limitPerTier, query, "limit \(limit): \(count) candidates in tier \(tier) (at most \(limit) per tier)")
+                    fail(
+                        .limitPerTier, query,
+                        "limit \(limit): \(count) candidates in tier \(tier) (at most \(limit) per tier)")
                 }
             }
         }
@@ -191,7 +200,9 @@ extension ProviderConformance {
         mutating func checkScores(_ output: ProviderOutput, query: SearchQuery) {
             for candidate in output.candidates {
                 if !candidate.popularity.isFinite || candidate.popularity < 0 {
-                    fail(.scores, query, "\"\(candidate.title)\": popularity \(candidate.popularity) (must be finite, 0 or more)")
+                    fail(
+                        .scores, query,
+                        "\"\(candidate.title)\": popularity \(candidate.popularity) (must be finite, 0 or more)")
                 }
                 if candidate.typos < 0 {
                     fail(.scores, query, "\"\(candidate.title)\": typos \(candidate.typos) (must be 0 or more)")
@@ -267,7 +278,8 @@ extension ProviderConformance {
                 guard let fresh = try? await rawAnswer(keystroke, limit: mainLimit) else { continue }
                 if let difference = Self.difference(fresh, output) {
                     let typed = step < text.count ? "typed" : "erased back to"
-                    fail(.typingSession, query, "\(typed) \"\(prefix)\" with the previous keystroke's state, the answer differs from a fresh one: \(difference)")
+                    let what = "\(typed) \"\(prefix)\" with the previous keystroke's state"
+                    fail(.typingSession, query, "\(what), the answer differs from a fresh one: \(difference)")
                     return
                 }
             }
@@ -289,7 +301,8 @@ extension ProviderConformance {
                         for k in 0..<queries.count {
                             let i = (t + k) % queries.count
                             do {
-                                answers.append((i, .success(try await Self.ask(provider, query: queries[i], limit: limit))))
+                                answers.append(
+                                    (i, .success(try await Self.ask(provider, query: queries[i], limit: limit))))
                             } catch {
                                 answers.append((i, .failure(error)))
                             }
@@ -311,7 +324,9 @@ extension ProviderConformance {
                 case .success(let output):
                     if let difference = Self.difference(expected, output) {
                         reported.insert(i)
-                        fail(.concurrentUse, query, "asked from \(tasks) tasks at once, an answer differs from the serial one: \(difference)")
+                        fail(
+                            .concurrentUse, query,
+                            "asked from \(tasks) tasks at once, an answer differs from the serial one: \(difference)")
                     }
                 }
             }
@@ -333,7 +348,8 @@ extension ProviderConformance {
                 let finished = await Self.finishes(task, within: options.cancellationWait)
                 if !finished {
                     let when = started ? "while it ran" : "before it ran"
-                    fail(.cancellation, query, "cancelled \(when), suggestions(for:) had neither returned nor thrown after \(options.cancellationWait)")
+                    let wait = options.cancellationWait
+                    fail(.cancellation, query, "cancelled \(when), suggestions(for:) had neither returned nor thrown after \(wait)")
                     return
                 }
             }

@@ -147,7 +147,8 @@ extension ProviderConformance {
             let name = "provider \"\(providerID)\""
             guard !failures.isEmpty else {
                 return "\(name) passed \(checked.count) conformance checks"
-                    + (skipped.isEmpty ? "" : " (skipped: \(skipped.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
+                    + (skipped.isEmpty
+                        ? "" : " (skipped: \(skipped.keys.map(\.rawValue).sorted().joined(separator: ", ")))")
             }
             let count = failures.count == 1 ? "1 failure" : "\(failures.count) failures"
             return "\(name) failed conformance checks (\(count)):\n"

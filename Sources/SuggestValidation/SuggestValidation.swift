@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 public import SuggestCore
 
 /// Checks configuration files with a registry of provider types: what `suggest validate` does with the built-in
@@ -94,23 +88,7 @@ public enum SuggestValidation: Sendable {
 
     /// One line, written at once (no buffering: a reader on a pipe sees it as it comes).
     static func write(_ text: String, to descriptor: Int32) {
-        var line = text + "\n"
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                #if canImport(Darwin)
-                let n = Darwin.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #elseif canImport(Glibc)
-                let n = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #else
-                let n = Musl.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                #endif
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
+        let handle = descriptor == 2 ? FileHandle.standardError : FileHandle.standardOutput
+        try? handle.write(contentsOf: Data((text + "\n").utf8))
     }
 }

@@ -47,13 +47,14 @@ struct ValidatorCommandTests {
         let output = try Self.run(["validate", path])
         #expect(output.status == 1)
         let known = "static, recent, prefix, fuzzy, tokens, colors, contacts"
-        #expect(output.stderr.split(separator: "\n").map(String.init) == [
-            #"error: \#(path): providers[0]: missing required key "names""#,
-            #"error: \#(path): providers[0]: unknown key "nams" — did you mean "names"?"#,
-            #"error: \#(path): providers[1].names: expected at least one name"#,
-            #"error: \#(path): providers[2].type: unknown provider type "colours" — did you mean "colors"? (known types: \#(known))"#,
-            #"error: \#(path): providers[3]: unknown key "store" (known keys: exactMatch, id, section, type, weight)"#,
-        ])
+        #expect(
+            output.stderr.split(separator: "\n").map(String.init) == [
+                #"error: \#(path): providers[0]: missing required key "names""#,
+                #"error: \#(path): providers[0]: unknown key "nams" — did you mean "names"?"#,
+                #"error: \#(path): providers[1].names: expected at least one name"#,
+                #"error: \#(path): providers[2].type: unknown provider type "colours" — did you mean "colors"? (known types: \#(known))"#,
+                #"error: \#(path): providers[3]: unknown key "store" (known keys: exactMatch, id, section, type, weight)"#,
+            ])
     }
 
     @Test func everyFileIsCheckedAndUsageErrorsExit64() throws {
@@ -64,12 +65,15 @@ struct ValidatorCommandTests {
         #expect(both.stderr == "error: /nonexistent.json: no such file\n")
         let none = try Self.run(["validate"])
         #expect(none.status == 64)
-        #expect(none.stderr.hasPrefix("error: no configuration file given\nusage: suggest-validate-example [validate] FILE..."))
+        #expect(
+            none.stderr.hasPrefix(
+                "error: no configuration file given\nusage: suggest-validate-example [validate] FILE..."))
         let option = try Self.run(["--strict", good])
         #expect(option.status == 64)
         #expect(option.stderr.hasPrefix("error: unknown option --strict\n"))
         let help = try Self.run(["--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.hasSuffix("known provider types: static, recent, prefix, fuzzy, tokens, colors, contacts\n"))
+        #expect(
+            help.stdout.hasSuffix("known provider types: static, recent, prefix, fuzzy, tokens, colors, contacts\n"))
     }
 }

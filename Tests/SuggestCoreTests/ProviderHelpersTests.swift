@@ -48,9 +48,11 @@ struct MatchAnyWordTests {
         #expect(byName.tier == .wordPrefix)
         #expect(byName.matchedRanges == [4..<7])
         #expect(request("alice").match("Bob Stone", alsoMatching: ["bob@corp.example"]) == nil)
-        let anyWord = try #require(request("mail to bob@").matchAnyWord("Bob Stone", alsoMatching: ["bob@corp.example"]))
+        let anyWord = try #require(
+            request("mail to bob@").matchAnyWord("Bob Stone", alsoMatching: ["bob@corp.example"]))
         #expect(anyWord.matchedRanges == [0..<3])  // "bob" is a whole word of the name too
-        let onlyEmail = try #require(request("mail to corp").matchAnyWord("Bob Stone", alsoMatching: ["bob@corp.example"]))
+        let onlyEmail = try #require(
+            request("mail to corp").matchAnyWord("Bob Stone", alsoMatching: ["bob@corp.example"]))
         #expect(onlyEmail.tier == .wordPrefix)
         #expect(onlyEmail.matchedRanges == [])
     }
@@ -140,16 +142,20 @@ struct RegistryClosureTests {
     @Test func unknownKeysAreErrorsInBothForms() {
         var registry = ProviderRegistry.core
         registry.register("plain") { context in NamesProvider(id: context.id, names: Names([])) }
-        registry.register("keyed", configuration: Keys.self) { _, context in NamesProvider(id: context.id, names: Names([])) }
+        registry.register("keyed", configuration: Keys.self) { _, context in
+            NamesProvider(id: context.id, names: Names([]))
+        }
         let error = #expect(throws: ConfigurationErrors.self) {
             try EngineConfiguration(
-                json: #"{ "version": 1, "providers": [ { "type": "plain", "prefix": "x" }, { "type": "keyed", "prefx": "x" } ] }"#,
+                json:
+                    #"{ "version": 1, "providers": [ { "type": "plain", "prefix": "x" }, { "type": "keyed", "prefx": "x" } ] }"#,
                 registry: registry
             )
         }
-        #expect(error?.errors.map(\.description) == [
-            #"providers[0]: unknown key "prefix" (known keys: exactMatch, id, section, type, weight)"#,
-            #"providers[1]: unknown key "prefx" — did you mean "prefix"?"#,
-        ])
+        #expect(
+            error?.errors.map(\.description) == [
+                #"providers[0]: unknown key "prefix" (known keys: exactMatch, id, section, type, weight)"#,
+                #"providers[1]: unknown key "prefx" — did you mean "prefix"?"#,
+            ])
     }
 }

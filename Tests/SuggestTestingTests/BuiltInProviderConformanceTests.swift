@@ -44,9 +44,12 @@ struct BuiltInProviderConformanceTests {
 
     @Test func tokenProvider() async throws {
         let provider = TokenProvider(
-            rules: [try TokenRule(kind: "from", pattern: #"\bfrom:(?<value>\S*)"#, values: ["alice", "alicia", "bob"])],
+            rules: [
+                try TokenRule(kind: "from", pattern: #"\bfrom:(?<value>\S*)"#, values: ["alice", "alicia", "bob"])
+            ],
             vocabulary: TokenVocabulary(["ingredient": ["Chicken", "Chickpea", "Beef", "Avocado"]])
         )
-        try await ProviderConformance(provider, queries: Self.queries + ["from:al", "chi", "chicken ", "beef, av"]).run()
+        try await ProviderConformance(provider, queries: Self.queries + ["from:al", "chi", "chicken ", "beef, av"])
+            .run()
     }
 }

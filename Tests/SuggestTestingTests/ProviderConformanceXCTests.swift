@@ -10,7 +10,8 @@ final class ProviderConformanceXCTests: XCTestCase {
 
     func testABrokenProviderThrowsOneErrorListingItsFailures() async {
         do {
-            try await ProviderConformance(BrokenProvider(.ignoresLimit), queries: ["a"], options: .init(limits: [1])).run()
+            try await ProviderConformance(BrokenProvider(.ignoresLimit), queries: ["a"], options: .init(limits: [1]))
+                .run()
             XCTFail("run() did not throw")
         } catch {
             XCTAssertEqual(error.failures.map(\.check), [.limitPerTier])

@@ -58,7 +58,9 @@ struct ContactsReadmeExampleTests {
         let bob = engine.suggestions(for: "bob@corp").suggestions  // Bob Stone, found by his email
 
         #expect(lunch.map(\.title) == ["Alice Martin"])
-        #expect(lunch.first?.completion == .token(SearchToken(kind: "person", value: "alice@example.com", display: "Alice Martin")))
+        #expect(
+            lunch.first?.completion
+                == .token(SearchToken(kind: "person", value: "alice@example.com", display: "Alice Martin")))
         #expect(lunch.first?.matchedRanges == [0..<3])
         #expect(lunch.first?.section == "People")
         #expect(bob.map(\.title) == ["Bob Stone"])
@@ -66,7 +68,10 @@ struct ContactsReadmeExampleTests {
         #expect(bob.first?.subtitle == "bob@corp.example")
         // Live: a contact added after the engine was built is found on the next keystroke.
         contacts.add(.init(name: "Alicia Keys", email: "ak@example.com"))
-        #expect(engine.suggestions(for: "lunch with ali").suggestions.map(\.title).sorted() == ["Alice Martin", "Alicia Keys"])
+        #expect(
+            engine.suggestions(for: "lunch with ali").suggestions.map(\.title).sorted() == [
+                "Alice Martin", "Alicia Keys",
+            ])
         #expect(engine.suggestions(for: "alice ma").suggestions.first?.tier == .prefix)
     }
 

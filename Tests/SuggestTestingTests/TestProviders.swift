@@ -66,7 +66,9 @@ final class BrokenProvider: SuggestionProvider {
             for i in output.candidates.indices { output.candidates[i].matchedRanges = [0..<100] }
         case .rangeInsideCharacter:
             // "Café": the é is two UTF-8 bytes (3..<5); a range ending at 4 cuts it.
-            if !request.query.isEmpty { output.append(SuggestionCandidate(title: "Café", matchedRanges: [0..<4], tier: .prefix)) }
+            if !request.query.isEmpty {
+                output.append(SuggestionCandidate(title: "Café", matchedRanges: [0..<4], tier: .prefix))
+            }
         case .notANumberPopularity, .negativePopularity:
             try good.suggest(request, into: &output)
             let popularity = fault == .negativePopularity ? -1 : Double.nan
@@ -139,7 +141,11 @@ struct IgnoresCancellationProvider: SuggestionProvider {
 final class Counter: Sendable {
     private let count = Mutex(0)
     var value: Int { count.withLock { $0 } }
-    @discardableResult func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    @discardableResult func increment() -> Int {
+        count.withLock {
+            $0 += 1; return $0
+        }
+    }
     func decrement() { count.withLock { $0 -= 1 } }
 }
 
@@ -162,7 +168,9 @@ final class Parking: Sendable {
     func releaseAll() {
         let all = released.withLock { released in
             released = true
-            return waiting.withLock { w in defer { w = [] }; return w }
+            return waiting.withLock { w in
+                defer { w = [] }; return w
+            }
         }
         for c in all { c.resume() }
     }
