@@ -337,9 +337,14 @@ extension ProviderConformance {
         mutating func checkCancellation(_ query: SearchQuery) async {
             let provider = self.provider
             let request = SuggestionRequest(query: PreparedQuery(query), limit: mainLimit)
-            // Cancelled before it runs, then cancelled while it runs (after it had a chance to start).
+            // Cancelled before it is called, then cancelled after it was called (when it had time to start).
             for started in [false, true] {
-                let task = Task { try await provider.suggestions(for: request) }
+                // Detached: not on the caller's actor (a test on the main actor), so that a provider that blocks
+                // its thread cannot stop the timer below.
+                let task = Task.detached {
+                    if !started { withUnsafeCurrentTask { $0?.cancel() } }
+                    return try await provider.suggestions(for: request)
+                }
                 if started {
                     for _ in 0..<10 { await Task.yield() }
                     try? await Task.sleep(for: .milliseconds(10))
@@ -347,7 +352,7 @@ extension ProviderConformance {
                 task.cancel()
                 let finished = await Self.finishes(task, within: options.cancellationWait)
                 if !finished {
-                    let when = started ? "while it ran" : "before it ran"
+                    let when = started ? "after it was called" : "before it was called"
                     let wait = options.cancellationWait
                     fail(.cancellation, query, "cancelled \(when), suggestions(for:) had neither returned nor thrown after \(wait)")
                     return
@@ -360,11 +365,11 @@ extension ProviderConformance {
             let gate = Gate()
             return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
                 gate.arm(continuation)
-                let timer = Task {
+                let timer = Task.detached {
                     try? await Task.sleep(for: wait)
                     gate.resume(false)
                 }
-                Task {
+                Task.detached {
                     _ = await task.result
                     gate.resume(true)
                     timer.cancel()

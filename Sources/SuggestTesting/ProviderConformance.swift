@@ -28,7 +28,7 @@ public import SuggestCore
 ///   engine does), gets at every keystroke what a fresh request gets: a provider that narrows its previous
 ///   answer must not lose or keep anything a fresh search would not.
 /// - **cancellation** (asynchronous providers only): a cancelled ``SuggestionProvider/suggestions(for:)`` returns
-///   or throws within ``Options/cancellationWait``, whether cancelled before it starts or while it runs. This is
+///   or throws within ``Options/cancellationWait``, whether cancelled before it is called or after. This is
 ///   a bound on a hang, not a measure of speed: a provider that stops at its next `await` passes with room to spare.
 /// - **submitAndSelect**: ``SuggestionProvider/didSelect(_:for:)`` (with the first candidate of each query) and
 ///   ``SuggestionProvider/didSubmit(_:)`` run, and the provider still answers afterwards. A crash there ends the

@@ -96,7 +96,7 @@ struct ProviderConformanceTests {
         #expect(report.failedChecks == [.cancellation], "\(report)")
         #expect(
             report.failures.map(\.description) == [
-                #"[cancellation] query "ap": cancelled before it ran, suggestions(for:) had neither returned nor thrown after 0.2 seconds"#
+                #"[cancellation] query "ap": cancelled before it was called, suggestions(for:) had neither returned nor thrown after 0.2 seconds"#
             ])
     }
 
