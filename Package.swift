@@ -93,7 +93,8 @@ let package = Package(
             path: "Sources/SuggestCLI"
         ),
 
-        // A validator as a package with its own provider types writes one (the plugin finds it); run by the CLI tests.
+        // The validator a package with provider types of its own writes (README); `suggest-validate` finds and runs
+        // it here too, and the CLI tests run it.
         .executableTarget(
             name: "suggest-validate-example",
             dependencies: ["Suggest", "SuggestValidation"],
