@@ -39,7 +39,10 @@ struct BuiltInProviderConformanceTests {
         let provider = RecentsProvider(now: { start })
         for word in Self.words { _ = provider.record(SearchQuery(text: word.text)) }
         _ = provider.record(SearchQuery(text: "apple pie", tokens: [SearchToken(kind: "from", value: "alice")]))
-        try await ProviderConformance(provider, queries: Self.queries).run()
+        // With a token in the field: only tokens (the searches that had it), and text with the token.
+        let alice = SearchToken(kind: "from", value: "alice")
+        let withToken = [SearchQuery(text: "", tokens: [alice]), SearchQuery(text: "ap", tokens: [alice])]
+        try await ProviderConformance(provider, queries: Self.queries + withToken).run()
     }
 
     @Test func tokenProvider() async throws {
