@@ -7,7 +7,7 @@ extension SuggestionRequest {
     ///
     /// ```swift
     /// request.match(contact.name, alsoMatching: [contact.email], subtitle: contact.email)
-    /// // "alice@" finds "Alice Martin" <alice@example.com>
+    /// // "alice@ex" finds "Alice Martin" <alice@example.com>, by the email
     /// ```
     public func match(
         _ title: String,
@@ -17,22 +17,11 @@ extension SuggestionRequest {
         subtitle: String? = nil,
         systemImage: String? = nil
     ) -> SuggestionCandidate? {
-        let candidate = { (tier: MatchTier, ranges: [Range<Int>]) in
-            SuggestionCandidate(
-                title: title,
-                subtitle: subtitle,
-                completion: completion,
-                matchedRanges: ranges,
-                tier: tier,
-                popularity: popularity,
-                systemImage: systemImage
-            )
-        }
-        if let (tier, ranges) = TextMatcher.match(query, in: NormalizedText(title)) { return candidate(tier, ranges) }
-        for field in fields {
-            if let (tier, _) = TextMatcher.match(query, in: NormalizedText(field)) { return candidate(tier, []) }
-        }
-        return nil
+        let texts = FieldTexts(title: title, fields: fields)
+        guard let (tier, ranges) = wholeMatch(texts) else { return nil }
+        return SuggestionCandidate(
+            title: title, subtitle: subtitle, completion: completion, matchedRanges: ranges, tier: tier,
+            popularity: popularity, systemImage: systemImage)
     }
 
     /// Matches `title` (then `fields`) against the whole typed text, and failing that against any single word of
@@ -56,32 +45,39 @@ extension SuggestionRequest {
         subtitle: String? = nil,
         systemImage: String? = nil
     ) -> SuggestionCandidate? {
-        if let whole = match(
-            title,
-            alsoMatching: fields,
-            completion: completion,
-            popularity: popularity,
-            subtitle: subtitle,
-            systemImage: systemImage
-        ) {
-            return whole
+        let texts = FieldTexts(title: title, fields: fields)
+        var found = wholeMatch(texts)
+        if found == nil && query.words.count > 1 {
+            let ranges = anyWordRanges(in: texts.title)
+            if !ranges.isEmpty {
+                found = (.wordPrefix, ranges.map(texts.title.originalRange(of:)))
+            } else if texts.fields.contains(where: { !anyWordRanges(in: $0).isEmpty }) {
+                found = (.wordPrefix, [])
+            }
         }
-        guard query.words.count > 1 else { return nil }
-        let candidate = { (ranges: [Range<Int>]) in
-            SuggestionCandidate(
-                title: title,
-                subtitle: subtitle,
-                completion: completion,
-                matchedRanges: ranges,
-                tier: .wordPrefix,
-                popularity: popularity,
-                systemImage: systemImage
-            )
+        guard let (tier, ranges) = found else { return nil }
+        return SuggestionCandidate(
+            title: title, subtitle: subtitle, completion: completion, matchedRanges: ranges, tier: tier,
+            popularity: popularity, systemImage: systemImage)
+    }
+
+    /// A title and other fields, each folded once.
+    struct FieldTexts {
+        let title: NormalizedText
+        let fields: [NormalizedText]
+        init(title: String, fields: [String]) {
+            self.title = NormalizedText(title)
+            self.fields = fields.map(NormalizedText.init)
         }
-        let text = NormalizedText(title)
-        let ranges = anyWordRanges(in: text)
-        if !ranges.isEmpty { return candidate(ranges.map(text.originalRange(of:))) }
-        for field in fields where !anyWordRanges(in: NormalizedText(field)).isEmpty { return candidate([]) }
+    }
+
+    /// The standard match of the whole text in the title (with its ranges), else in the first field that matches
+    /// (without ranges).
+    func wholeMatch(_ texts: FieldTexts) -> (MatchTier, [Range<Int>])? {
+        if let found = TextMatcher.match(query, in: texts.title) { return found }
+        for field in texts.fields {
+            if let (tier, _) = TextMatcher.match(query, in: field) { return (tier, []) }
+        }
         return nil
     }
 
