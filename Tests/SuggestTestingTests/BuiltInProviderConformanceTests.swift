@@ -20,7 +20,20 @@ struct BuiltInProviderConformanceTests {
             items: Self.words.map { StaticProvider.Item(title: $0.text, popularity: $0.weight) },
             showWhenEmpty: 3
         )
-        try await ProviderConformance(provider, queries: Self.queries).run()
+        // By design the list offers every match (so that selection history can lift any item): no limitPerTier.
+        var options = ProviderConformance.Options()
+        options.checks.remove(.limitPerTier)
+        try await ProviderConformance(provider, queries: Self.queries, options: options).run()
+    }
+
+    /// What the limitPerTier check says of the static list, which offers every match on purpose.
+    @Test func staticProviderOffersEveryMatchOnPurpose() async {
+        let provider = StaticProvider(items: Self.words.map { StaticProvider.Item(title: $0.text) })
+        let options = ProviderConformance.Options(limits: [1], checks: [.limitPerTier])
+        let report = await ProviderConformance(provider, queries: ["ap"], options: options).report()
+        #expect(report.failures.map(\.description) == [
+            #"[limitPerTier] query "ap": limit 1: 6 candidates in tier prefix (at most 1 per tier)"#
+        ])
     }
 
     @Test func prefixProvider() async throws {

@@ -2,7 +2,8 @@ extension ProviderOutput {
     /// Keeps at most `limit` candidates in each tier — in each, those the engine would rank first from this
     /// provider alone (fewest typos, then the most popular; ties: the earlier one) — in their order. What a
     /// provider that collects every match should do before it returns (``SuggestionRequest/limit``: at most that
-    /// many of each tier).
+    /// many of each tier). A short list may offer every match instead, so that the engine's selection history can
+    /// lift any item the person keeps choosing (``StaticProvider`` does).
     ///
     /// ```swift
     /// for contact in contacts {
