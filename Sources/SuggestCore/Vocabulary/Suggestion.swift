@@ -11,11 +11,17 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
         case text(String)
         /// Add this token to the field (and clear the text that led to it).
         case token(SearchToken)
+        /// Put this whole query back in the field: its text and its tokens (a recent search that had tokens). It
+        /// merges with other completions as its text does (or, with no text, as its first token).
+        case query(SearchQuery)
 
         public var description: String {
             switch self {
             case .text(let text): text
             case .token(let token): token.description
+            case .query(let query):
+                query.tokens.map(\.description).joined(separator: " ")
+                    + (query.tokens.isEmpty || query.text.isEmpty ? "" : " ") + query.text
             }
         }
 
@@ -23,6 +29,15 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
         public var token: SearchToken? {
             if case .token(let token) = self { return token }
             return nil
+        }
+
+        /// The text this completion puts in the field: the text of `.text` and of `.query`; nil for `.token`.
+        public var text: String? {
+            switch self {
+            case .text(let text): text
+            case .token: nil
+            case .query(let query): query.text
+            }
         }
     }
 
