@@ -167,14 +167,17 @@ public final class RecentsProvider: ConfigurableProvider {
         let index = state.withLock { $0.index }
         let title = RecentSearch.collapsedFolded(suggestion.title)
         var best: RecentSearch? = nil
-        // Entries are in frecency order: the first with the same title and subtitle is the one suggested.
+        var sameSubtitle: RecentSearch? = nil
+        // Entries are in frecency order: the first with the same title, completion and subtitle is the one suggested
+        // (then one with the same subtitle: a suggestion built by hand with a text completion).
         for search in index.searches where RecentSearch.collapsedFolded(search.title) == title {
-            if search.suggestionCompletion == suggestion.completion && search.suggestionSubtitle == suggestion.subtitle {
-                return search
+            if search.suggestionSubtitle == suggestion.subtitle {
+                if search.suggestionCompletion == suggestion.completion { return search }
+                if sameSubtitle == nil { sameSubtitle = search }
             }
             if best == nil { best = search }
         }
-        return best
+        return sameSubtitle ?? best
     }
 
     // MARK: Changing

@@ -15,7 +15,7 @@ public import Observation
 /// - **Presentation.** ``isSearching`` binds to `.searchable(isPresented:)`; ``dismiss()`` (or the person's Cancel)
 ///   ends the typing session and empties the field, as SwiftUI's `dismissSearch` does. ``submit()`` records the
 ///   search and answers the field as it then is.
-/// - **Long text.** Text longer than ``EngineOptions/maximumQueryLength`` is cut for matching only: the field keeps
+/// - **Long text.** Text longer than ``EngineOptions/maxQueryLength`` is cut for matching only: the field keeps
 ///   what was typed.
 ///
 /// ```swift
@@ -84,7 +84,7 @@ public final class SearchSession {
 
     /// Runs the engine for the current field: the synchronous providers' answer becomes ``result`` now and token
     /// extraction applies to ``text`` and ``tokens`` (unless the text is longer than the engine's
-    /// ``EngineOptions/maximumQueryLength``: then the field stays as typed); asynchronous providers' answers follow
+    /// ``EngineOptions/maxQueryLength``: then the field stays as typed); asynchronous providers' answers follow
     /// as updates of ``result``. Cancels the previous keystroke's asynchronous providers.
     public func keystroke() {
         pending?.cancel()
@@ -230,7 +230,7 @@ public final class SearchSession {
     }
 
     private func fitsQueryLength(_ text: String) -> Bool {
-        text.utf8.count <= engine.options.maximumQueryLength
+        text.utf8.count <= engine.options.maxQueryLength
     }
 
     /// ``text`` without the fragment `token` replaces (see ``add(_:)``), trailing whitespace trimmed.
