@@ -238,6 +238,48 @@ struct SearchSessionTests {
         #expect(session.text.isEmpty && session.tokens.isEmpty)
     }
 
+    @Test func completionsSwiftUIWritesItselfAreLearnt() {
+        let recorder = RecordingProvider()
+        let session = SearchSession(engine: SuggestionEngine(providers: [recorder, HashtagProvider(), fruits]))
+        session.text = "ap"
+        session.text = "Apple"  // `.searchCompletion("Apple")` tapped: SwiftUI writes the text binding
+        #expect(recorder.selected.withLock { $0 } == ["Apple"])
+        session.text = "Appl"  // backspace, then typing the last letter again: typing, not choosing
+        session.text = "Apple"
+        #expect(recorder.selected.withLock { $0 } == ["Apple"])
+        session.text = "chi"
+        session.tokens.append(SearchToken(kind: "ingredient", value: "Chicken"))  // `.searchCompletion(token)`
+        #expect(recorder.selected.withLock { $0 } == ["Apple", "Chicken"])
+        #expect(session.text.isEmpty)
+    }
+
+    @Test func choosingATextCompletionIsLearntOnce() {
+        let recorder = RecordingProvider()
+        let session = SearchSession(engine: SuggestionEngine(providers: [recorder, fruits]))
+        session.text = "ap"
+        session.choose(session.result.suggestions[0])
+        #expect(recorder.selected.withLock { $0 } == ["Apple"])
+    }
+
+    @Test func scopesAreWhatTheAppOffers() {
+        let session = SearchSession(engine: SuggestionEngine(providers: [fruits]), scopes: ["Fruits", "Recipes"])
+        #expect(session.scopes == ["Fruits", "Recipes"])
+        #expect(session.scope == nil)  // "All"
+        #expect(SearchSession(engine: SuggestionEngine(providers: [fruits])).scopes.isEmpty)
+    }
+
+    @Test func titleRunsMarkTheMatchedParts() {
+        let session = SearchSession(engine: SuggestionEngine(providers: [fruits]))
+        session.text = "ap"
+        let runs = session.result.suggestions[0].titleRuns
+        #expect(runs == [.init(text: "Ap", isMatched: true), .init(text: "ple", isMatched: false)])
+        let odd = Suggestion(title: "café au lait", completion: .text("x"), matchedRanges: [9..<13, 0..<4, 2..<3, 40..<50])
+        #expect(odd.titleRuns.map(\.text) == ["café", " au ", "lait"])
+        #expect(odd.titleRuns.map(\.isMatched) == [true, false, true])
+        let inside = Suggestion(title: "café", completion: .text("x"), matchedRanges: [0..<4])  // ends inside "é"
+        #expect(inside.titleRuns == [.init(text: "café", isMatched: true)])
+    }
+
     @Test func choosingAQueryCompletionRestoresTextAndTokens() {
         let tokens = [SearchToken(kind: "tag", value: "dinner"), SearchToken(kind: "tag", value: "quick")]
         let restored = SearchQuery(text: "soup", tokens: tokens)

@@ -30,7 +30,7 @@ public final class SearchSession {
 
     /// The field's text. Setting it runs a keystroke.
     public var text: String = "" {
-        didSet { if !isApplying && text != oldValue { edited() } }
+        didSet { if !isApplying && text != oldValue { edited(from: oldValue) } }
     }
 
     /// The tokens in the field. Setting them runs a keystroke. When the new value is the old one plus a token the
@@ -53,6 +53,10 @@ public final class SearchSession {
         didSet { if !isApplying && isSearching != oldValue { isSearching ? present() : end() } }
     }
 
+    /// The scopes a scope bar offers (SwiftUI's `.searchScopes`), after "All" (a ``scope`` of nil); empty (the
+    /// default): no scope bar.
+    public var scopes: [SearchScope]
+
     /// The latest keystroke's answer, updated when an asynchronous provider answers it.
     public private(set) var result = SuggestionResult()
 
@@ -71,9 +75,12 @@ public final class SearchSession {
     /// The task running the latest keystroke's asynchronous providers.
     @ObservationIgnored private var pending: Task<Void, Never>? = nil
 
-    /// - Parameter showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
-    public init(engine: SuggestionEngine, showsSuggestionsWhenEmpty: Bool = true) {
+    /// - Parameters:
+    ///   - scopes: the scopes a scope bar offers (none: no scope bar).
+    ///   - showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
+    public init(engine: SuggestionEngine, scopes: [SearchScope] = [], showsSuggestionsWhenEmpty: Bool = true) {
         self.engine = engine
+        self.scopes = scopes
         if showsSuggestionsWhenEmpty { keystroke() }
     }
 
@@ -123,7 +130,8 @@ public final class SearchSession {
         engine.select(suggestion, for: query)
         switch suggestion.completion {
         case .text(let completion):
-            text = completion
+            apply(tokens: tokens, text: completion)
+            keystroke()
         case .token(let token):
             add(token, title: suggestion.title)
         case .query(let restored):
@@ -203,9 +211,16 @@ public final class SearchSession {
         keystroke()
     }
 
-    /// The text changed (the person typed): the search is presented.
-    private func edited() {
+    /// The text changed (the person typed, or SwiftUI wrote a chosen completion): the search is presented.
+    private func edited(from old: String) {
         if !isSearching { apply(isSearching: true) }
+        // SwiftUI's `.searchCompletion(_:)` writes a chosen text completion into the text itself: learn from it as
+        // `choose` does — unless it was one character typed or deleted at the end, which is typing.
+        let typed =
+            (text.hasPrefix(old) && text.count == old.count + 1) || (old.hasPrefix(text) && old.count == text.count + 1)
+        if !typed, let chosen = result.suggestions.first(where: { $0.completion == .text(text) }) {
+            engine.select(chosen, for: SearchQuery(text: old, tokens: tokens, scope: scope))
+        }
         keystroke()
     }
 
@@ -213,7 +228,11 @@ public final class SearchSession {
         if tokens.count == old.count + 1, let added = tokens.last, tokens.dropLast().elementsEqual(old),
             offered.contains(added)
         {
-            // SwiftUI appended a tapped suggested token: the fragment typed for it goes.
+            // SwiftUI appended a tapped suggested token (or a `.searchCompletion(token)`): the fragment typed for it
+            // goes, and the engine learns from the choice as `choose` does.
+            if let chosen = result.suggestions.first(where: { $0.completion == .token(added) }) {
+                engine.select(chosen, for: SearchQuery(text: text, tokens: old, scope: scope))
+            }
             apply(tokens: tokens, text: text(removingFragmentFor: added, title: nil))
         }
         if !isSearching && !tokens.isEmpty { apply(isSearching: true) }
