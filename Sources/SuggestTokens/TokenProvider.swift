@@ -81,14 +81,20 @@ public struct TokenProvider: ConfigurableProvider {
         remaining: String
     ) -> [SearchToken: Range<Int>] {
         guard !partials.isEmpty else { return [:] }
-        let bytes = Array(text.utf8)
-        let kept = Array(remaining.utf8)
+        var text = text
+        var remaining = remaining
         var ranges: [SearchToken: Range<Int>] = [:]
-        for partial in partials where ranges[partial.token] == nil {
-            guard partial.start >= 0, partial.start <= bytes.count else { continue }
-            let typed = bytes[partial.start...]
-            guard typed.count <= kept.count, kept[(kept.count - typed.count)...].elementsEqual(typed) else { continue }
-            ranges[partial.token] = (kept.count - typed.count)..<kept.count
+        text.withUTF8 { bytes in
+            remaining.withUTF8 { kept in
+                for partial in partials where ranges[partial.token] == nil {
+                    guard partial.start >= 0, partial.start <= bytes.count else { continue }
+                    let typed = bytes[partial.start...]
+                    guard typed.count <= kept.count, kept[(kept.count - typed.count)...].elementsEqual(typed) else {
+                        continue
+                    }
+                    ranges[partial.token] = (kept.count - typed.count)..<kept.count
+                }
+            }
         }
         return ranges
     }

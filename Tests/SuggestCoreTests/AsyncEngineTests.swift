@@ -63,7 +63,7 @@ struct AsyncEngineTests {
     // MARK: Cancellation reaches the provider (issue 13 item 6)
 
     @Test(.timeLimit(.minutes(1)))
-    func cancellingTheCallCancelsTheProvidersTask() async {
+    func cancellingTheCallCancelsTheProvidersTask() async throws {
         let remote = GatedProvider()
         var events = remote.events.makeAsyncIterator()
         let engine = SuggestionEngine(providers: [remote])
@@ -71,16 +71,16 @@ struct AsyncEngineTests {
             var session = TypingSession()
             return await engine.allSuggestions(for: "q", session: &session)
         }
-        #expect(await events.wait(for: .started("q")))
+        try #require(await events.wait(for: .started("q")))
         call.cancel()
-        #expect(await events.wait(for: .sawCancellation("q")))
+        try #require(await events.wait(for: .sawCancellation("q")))
         let result = await call.value
         #expect(result.suggestions.isEmpty)
         #expect(result.diagnostics.providers.first?.outcome == .cancelled(reason: "the keystroke was cancelled"))
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aCancelledCallReturnsEvenIfTheProviderIgnoresCancellation() async {
+    func aCancelledCallReturnsEvenIfTheProviderIgnoresCancellation() async throws {
         let remote = GatedProvider(checksCancellation: false)
         var events = remote.events.makeAsyncIterator()
         let engine = SuggestionEngine(providers: [remote])
@@ -88,7 +88,7 @@ struct AsyncEngineTests {
             var session = TypingSession()
             return await engine.allSuggestions(for: "q", session: &session)
         }
-        #expect(await events.wait(for: .started("q")))
+        try #require(await events.wait(for: .started("q")))
         call.cancel()
         let result = await call.value  // the gate is still shut: the provider has not answered
         #expect(result.diagnostics.providers.first?.outcome == .cancelled(reason: "the keystroke was cancelled"))
@@ -109,16 +109,16 @@ struct AsyncEngineTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func theStreamCancelsTheSupersededKeystrokesProvider() async {
+    func theStreamCancelsTheSupersededKeystrokesProvider() async throws {
         let remote = GatedProvider()
         var events = remote.events.makeAsyncIterator()
         let engine = SuggestionEngine(providers: [remote])
         let (queries, input) = AsyncStream.makeStream(of: SearchQuery.self)
         var results = engine.results(for: queries).makeAsyncIterator()
         input.yield("a")
-        #expect(await events.wait(for: .started("a")))
+        try #require(await events.wait(for: .started("a")))
         input.yield("ab")
-        #expect(await events.wait(for: .sawCancellation("a")))
+        try #require(await events.wait(for: .sawCancellation("a")))
         remote.gate.open("ab")
         var shown: [String] = []
         while let result = await results.next() {

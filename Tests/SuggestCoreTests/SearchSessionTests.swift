@@ -74,18 +74,18 @@ struct SearchSessionTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aSupersededKeystrokesAnswerNeverReachesTheResult() async {
+    func aSupersededKeystrokesAnswerNeverReachesTheResult() async throws {
         // A provider that ignores cancellation and answers anyway: the session must drop its late answer.
         let remote = GatedProvider(checksCancellation: false)
         var events = remote.events.makeAsyncIterator()
         let session = SearchSession(engine: SuggestionEngine(providers: [remote]))
         var shown: [String] = []
         session.text = "a"
-        #expect(await events.wait(for: .started("a")))
+        try #require(await events.wait(for: .started("a")))
         session.text = "ab"
-        #expect(await events.wait(for: .started("ab")))
+        try #require(await events.wait(for: .started("ab")))
         remote.gate.open("a")
-        #expect(await events.wait(for: .finished("a")))
+        try #require(await events.wait(for: .finished("a")))
         shown += session.result.suggestions.map(\.title)
         remote.gate.open("ab")
         await session.waitForUpdates()
@@ -95,30 +95,30 @@ struct SearchSessionTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func aNewKeystrokeCancelsTheOldOnesProvider() async {
+    func aNewKeystrokeCancelsTheOldOnesProvider() async throws {
         let remote = GatedProvider()
         var events = remote.events.makeAsyncIterator()
         let session = SearchSession(engine: SuggestionEngine(providers: [remote]))
         session.text = "a"
-        #expect(await events.wait(for: .started("a")))
+        try #require(await events.wait(for: .started("a")))
         session.text = "ab"
-        #expect(await events.wait(for: .sawCancellation("a")))
+        try #require(await events.wait(for: .sawCancellation("a")))
         remote.gate.open("ab")
         await session.waitForUpdates()
         #expect(session.result.suggestions.map(\.title) == ["remote:ab"])
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func dismissingCancelsTheProvidersAndEmptiesTheField() async {
+    func dismissingCancelsTheProvidersAndEmptiesTheField() async throws {
         let remote = GatedProvider()
         var events = remote.events.makeAsyncIterator()
         let session = SearchSession(engine: SuggestionEngine(providers: [HashtagProvider(), remote]))
         session.isSearching = true
         session.text = "#dinner a"
         #expect(session.tokens.map(\.value) == ["dinner"])
-        #expect(await events.wait(for: .started("a")))
+        try #require(await events.wait(for: .started("a")))
         session.dismiss()
-        #expect(await events.wait(for: .sawCancellation("a")))
+        try #require(await events.wait(for: .sawCancellation("a")))
         #expect(!session.isSearching)
         #expect(session.text.isEmpty && session.tokens.isEmpty)
     }

@@ -292,9 +292,10 @@ extension SuggestionEngine {
                 self.end(.timedOut)
             }
             let alreadyEnded = state.withLock { state in
+                guard state.ended == nil else { return true }
                 state.work = work
                 state.timer = timer
-                return state.ended != nil
+                return false
             }
             if alreadyEnded {
                 work.cancel()
@@ -309,7 +310,11 @@ extension SuggestionEngine {
                     return (CheckedContinuation<RaceOutcome<T>, Never>?.none, Task<Void, Never>?.none, Task<Void, Never>?.none)
                 }
                 state.ended = outcome
-                defer { state.continuation = nil }
+                defer {
+                    state.continuation = nil
+                    state.work = nil
+                    state.timer = nil
+                }
                 return (state.continuation, state.work, state.timer)
             }
             work?.cancel()
