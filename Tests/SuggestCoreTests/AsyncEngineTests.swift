@@ -3,10 +3,12 @@ import Testing
 @testable import SuggestCore
 
 struct AsyncEngineTests {
-    @Test func includesAsyncProvidersThatAnswerInTime() async {
+    @Test(.timeLimit(.minutes(1)))
+    func includesAsyncProvidersThatAnswerInTime() async {
+        let remote = GatedProvider()
+        remote.gate.open("q")  // answers as soon as asked; its deadline is an hour
         let engine = SuggestionEngine(providers: [
-            FixedProvider(id: "local", candidates: [candidate("local", .prefix)]),
-            SlowProvider(id: "remote", delay: .milliseconds(5), deadline: .seconds(5)),
+            FixedProvider(id: "local", candidates: [candidate("local", .prefix)]), remote,
         ])
         var session = TypingSession()
         let result = await engine.allSuggestions(for: "q", session: &session)
@@ -36,10 +38,13 @@ struct AsyncEngineTests {
         }
     }
 
-    @Test func theStreamShowsLocalResultsAtOnceAndLateAnswersOnlyForTheCurrentKeystroke() async {
+    @Test(.timeLimit(.minutes(1)))
+    func theStreamShowsLocalResultsAtOnceAndLateAnswersOnlyForTheCurrentKeystroke() async {
+        // A provider that ignores cancellation, so that the stream itself must drop the answer for "a".
+        let remote = GatedProvider(checksCancellation: false)
+        remote.gate.open("ab")
         let engine = SuggestionEngine(providers: [
-            FixedProvider(id: "local", candidates: [candidate("local", .prefix)]),
-            SlowProvider(id: "remote", delay: .milliseconds(50), deadline: .seconds(5)),
+            FixedProvider(id: "local", candidates: [candidate("local", .prefix)]), remote,
         ])
         let (queries, input) = AsyncStream.makeStream(of: SearchQuery.self)
         var seen: [SuggestionResult] = []
@@ -52,10 +57,13 @@ struct AsyncEngineTests {
             seen.append(result)
             if result.suggestions.contains(where: { $0.title.hasPrefix("remote:") }) { break }
         }
+        let last = seen.last!
+        #expect(last.suggestions.map(\.title).contains("remote:ab"))
+        #expect(last.generation == 2)
+        // Now let the provider answer "a" too, end the queries and read the stream to its end.
+        remote.gate.open("a")
         input.finish()
-        let remote = seen.last!
-        #expect(remote.suggestions.map(\.title).contains("remote:ab"))
-        #expect(remote.generation == 2)
+        while let result = await iterator.next() { seen.append(result) }
         // Nothing from the superseded keystroke "a" was ever shown with a remote answer.
         #expect(!seen.contains { $0.suggestions.contains { $0.title == "remote:a" } })
     }
