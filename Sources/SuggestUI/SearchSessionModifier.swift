@@ -35,6 +35,7 @@
 // APIs for iOS and macOS only.
 
 #if canImport(SwiftUI) && (os(iOS) || os(macOS))
+import Foundation  // AttributedString (not in the public API)
 public import SuggestCore
 public import SwiftUI
 
@@ -71,7 +72,9 @@ extension View {
     }
 }
 
-/// `.searchable` + `.searchSuggestions` + `.searchScopes` + `.onSubmit(of: .search)` bound to a session.
+/// `.searchable` + `.searchSuggestions` + `.searchScopes` + `.onSubmit(of: .search)` bound to a session. (`@MainActor`
+/// spelt out: the session is main-actor isolated, whatever the SDK says of `ViewModifier`.)
+@MainActor
 struct SearchSessionModifier: ViewModifier {
     @Bindable var session: SearchSession
     let placement: SearchFieldPlacement
@@ -126,6 +129,7 @@ struct SearchSessionModifier: ViewModifier {
 
 /// One suggestion: a completion SwiftUI applies itself (text or token, which the session notices and learns from),
 /// or, for a whole recent search with tokens, a button that asks the session to restore it.
+@MainActor
 struct SuggestionRow: View {
     let suggestion: Suggestion
     let session: SearchSession
@@ -174,6 +178,7 @@ struct SuggestionRow: View {
 }
 
 /// A token, in the field and among the suggested tokens.
+@MainActor
 struct TokenLabel: View {
     let token: SearchToken
 
