@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
         .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
         .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
+        // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
+        .library(name: "SuggestUI", targets: ["SuggestUI"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
     ],
@@ -58,6 +60,9 @@ let package = Package(
             name: "SuggestFuzzy",
             dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // `.searchable` bound to a `SearchSession` (SuggestCore), under `#if canImport(SwiftUI)`: an empty module on
+        // Linux. No test target: every decision is `SearchSession`'s, tested in SuggestCoreTests and SuggestTests.
+        .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
         .target(
             name: "Suggest",
             dependencies: ["SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens"],
