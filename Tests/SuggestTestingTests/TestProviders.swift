@@ -101,24 +101,32 @@ final class BrokenProvider: SuggestionProvider {
 }
 
 /// Shares a scratch value between requests without any care: right when asked serially, wrong when two requests
-/// overlap. Each request waits (up to a bound) for a second one to arrive, so the concurrent check sees the overlap.
+/// overlap. The kit asks once serially first (the test turns every other check off); each later request waits until
+/// a second one is in flight (up to 30 s, a bound on a hang), so the concurrent check sees the overlap whatever the
+/// machine's load; once one overlap was seen nobody waits any more.
 struct SharedScratchProvider: SuggestionProvider {
     let id = "scratch"
+    let calls = Counter()
     let inFlight = Counter()
+    let overlapped = Counter()
     var execution: ProviderExecution { .asynchronous(deadline: .seconds(5)) }
 
     func suggestions(for request: SuggestionRequest) async throws -> ProviderOutput {
         var output = ProviderOutput()
         try GoodListProvider().suggest(request, into: &output)
         guard !request.query.isEmpty else { return output }
+        let serial = calls.increment() == 1
         inFlight.increment()
         defer { inFlight.decrement() }
         let clock = ContinuousClock()
         let start = clock.now
-        while inFlight.value < 2 && clock.now - start < .seconds(1) {
+        while !serial && inFlight.value < 2 && overlapped.value == 0 && clock.now - start < .seconds(30) {
             try await Task.sleep(for: .milliseconds(1))
         }
-        if inFlight.value > 1 { output.candidates.removeAll() }  // "another request overwrote my scratch"
+        if inFlight.value > 1 {
+            overlapped.increment()
+            output.candidates.removeAll()  // "another request overwrote my scratch"
+        }
         return output
     }
 }
