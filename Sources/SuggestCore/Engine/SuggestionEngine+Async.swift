@@ -13,16 +13,7 @@ extension SuggestionEngine {
     /// - Complexity: the synchronous providers' work, then the slowest asynchronous provider or its deadline.
     public func allSuggestions(for query: SearchQuery, session: inout TypingSession) async -> SuggestionResult {
         let start = ContinuousClock.now
-        session.generation &+= 1
-        var work = begin(query, session: session)
-        var remote: [Int] = []
-        for (index, slot) in slots.enumerated() {
-            if case .asynchronous = slot.provider.execution {
-                remote.append(index)
-            } else {
-                runSynchronous(index, slot, &work, &session)
-            }
-        }
+        var (work, remote) = answerSynchronously(query, session: &session, markingPending: false)
         if !remote.isEmpty {
             let answers = await runAsynchronous(remote, work: work, states: session.states, generation: session.generation)
             for answer in answers { apply(answer, to: &work, states: &session.states) }
@@ -37,17 +28,7 @@ extension SuggestionEngine {
     /// - Complexity: the synchronous providers' work plus O(c log c) for c candidates.
     public func startSuggestions(for query: SearchQuery, session: inout TypingSession) -> PendingKeystroke {
         let start = ContinuousClock.now
-        session.generation &+= 1
-        var work = begin(query, session: session)
-        var remote: [Int] = []
-        for (index, slot) in slots.enumerated() {
-            if case .asynchronous = slot.provider.execution {
-                remote.append(index)
-                work.reports[index] = .init(provider: slot.provider.id, micros: 0, outcome: .pending)
-            } else {
-                runSynchronous(index, slot, &work, &session)
-            }
-        }
+        let (work, remote) = answerSynchronously(query, session: &session, markingPending: true)
         let result = finish(work, generation: session.generation, since: start)
         var states: [Int: any Sendable] = [:]
         for index in remote { states[index] = session.states[index] }
@@ -138,6 +119,29 @@ extension SuggestionEngine {
     }
 
     // MARK: Internals
+
+    /// Starts a keystroke: a new generation, the synchronous providers' answers in the returned work, and the
+    /// indices of the asynchronous providers still to run (reported `.pending` when `markingPending`).
+    func answerSynchronously(
+        _ query: SearchQuery,
+        session: inout TypingSession,
+        markingPending: Bool
+    ) -> (work: Work, remote: [Int]) {
+        session.generation &+= 1
+        var work = begin(query, session: session)
+        var remote: [Int] = []
+        for (index, slot) in slots.enumerated() {
+            if case .asynchronous = slot.provider.execution {
+                remote.append(index)
+                if markingPending {
+                    work.reports[index] = .init(provider: slot.provider.id, micros: 0, outcome: .pending)
+                }
+            } else {
+                runSynchronous(index, slot, &work, &session)
+            }
+        }
+        return (work, remote)
+    }
 
     /// The latest generation and the providers' states, shared by a stream's tasks.
     final class StreamState: Sendable {
