@@ -22,6 +22,10 @@ let package = Package(
         .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
+        .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
+        .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
+        // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
+        .library(name: "SuggestUI", targets: ["SuggestUI"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
         .plugin(name: "SuggestIndexPlugin", targets: ["SuggestIndexPlugin"]),
@@ -61,6 +65,9 @@ let package = Package(
             name: "SuggestFuzzy",
             dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // `.searchable` bound to a `SearchSession` (SuggestCore), under `#if canImport(SwiftUI)`: an empty module on
+        // Linux. No test target: every decision is `SearchSession`'s, tested in SuggestCoreTests and SuggestTests.
+        .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
         .target(
             name: "Suggest",
             dependencies: [
@@ -85,11 +92,17 @@ let package = Package(
             ]
         ),
 
+        // Conformance kit for provider authors (imports neither Testing nor XCTest: works from both).
+        .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
+
         // MARK: Tools
+        // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
+        .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
         .executableTarget(
             name: "suggest",
             dependencies: [
                 "Suggest",
+                "SuggestValidation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -102,6 +115,13 @@ let package = Package(
             name: "SuggestIndexBuilder",
             dependencies: ["SuggestCore", "SuggestIndex"],
             path: "Tools/SuggestIndexBuilder"
+        ),
+        // The validator a package with provider types of its own writes (README); `suggest-validate` finds and runs
+        // it here too, and the CLI tests run it.
+        .executableTarget(
+            name: "suggest-validate-example",
+            dependencies: ["Suggest", "SuggestValidation"],
+            path: "Sources/SuggestValidateExample"
         ),
 
         // MARK: Plugins
@@ -137,9 +157,10 @@ let package = Package(
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
+        .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
         .testTarget(
             name: "SuggestCLITests",
-            dependencies: ["suggest", "Suggest", "SuggestIndexBuilder"],
+            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder"],
             resources: [.copy("Fixtures")]
         ),
     ]

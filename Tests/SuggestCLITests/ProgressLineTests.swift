@@ -117,18 +117,3 @@ struct ProgressLineTests {
         #expect(draws == Array(stride(from: 0, to: 100, by: 10)))
     }
 }
-
-/// `suggest validate` loads every file it checks: its progress, forced, is erased before each verdict.
-struct ValidateProgressTests {
-    @Test func forcedProgressIsErasedBeforeEachVerdict() throws {
-        let good = CLIRunner.fixture("fruits.suggest.json")
-        let output = try ProgressLineTests.run(
-            CLIRunner.executable.path, ["validate", good, "/nonexistent.suggest.json"],
-            environment: ["SUGGEST_PROGRESS": "always"])
-        #expect(output.status == 1)
-        #expect(output.stdout == "\(good): OK (1 providers: fruits)\n")
-        #expect(output.stderr.hasPrefix(ProgressLineTests.erase + "loading "))
-        #expect(output.stderr.contains(ProgressLineTests.erase + "loading /nonexistent.suggest.json… "))
-        #expect(output.stderr.contains(ProgressLineTests.erase + "error: /nonexistent.suggest.json"))
-    }
-}
