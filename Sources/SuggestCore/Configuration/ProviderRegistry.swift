@@ -152,7 +152,9 @@ public struct ProviderRegistry: Sendable {
     /// ```
     /// The entry's keys are checked as for a ``ConfigurableProvider``: `configuration` must read every key it accepts.
     /// - Parameters:
+    ///   - typeName: the `"type"` a configuration names the provider by.
     ///   - configuration: the provider's own keys.
+    ///   - defaultSection: the section its suggestions go to unless the entry names one (nil: the engine's default).
     ///   - make: builds the provider; called once per configuration that names `typeName` (each time a
     ///     configuration is read, by `suggest validate` too), on the thread that reads it.
     public mutating func register<Configuration: Decodable & Sendable>(
