@@ -108,6 +108,17 @@ struct EngineLoggingTests {
         #expect(verboseStore.all.map(\.level) == [.debug])
     }
 
+    @Test func anAsynchronousProviderThatMissesItsDeadlineIsANotice() async {
+        let (logger, store) = CapturingLogHandler.logger()
+        let remote = SlowProvider(id: "remote", delay: .seconds(30), deadline: .milliseconds(1))
+        let engine = SuggestionEngine(providers: [remote], logger: logger)
+        var session = TypingSession()
+        _ = await engine.allSuggestions(for: SearchQuery(text: "q"), session: &session)
+        #expect(store.all.map(\.message) == ["provider cancelled: missed its deadline"])
+        #expect(store.all.first?.level == .notice)
+        #expect(store.all.first?.metadata["suggest.source"] == "remote")
+    }
+
     @Test func aConfigurationGivesItsLoggerToTheEngine() throws {
         let (logger, store) = CapturingLogHandler.logger()
         let configuration = try EngineConfiguration(
