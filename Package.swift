@@ -25,8 +25,13 @@ let package = Package(
         .library(name: "SuggestWire", targets: ["SuggestWire"]),
         .library(name: "SuggestServer", targets: ["SuggestServer"]),
         .library(name: "SuggestRemote", targets: ["SuggestRemote"]),
+        .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
+        .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
+        // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
+        .library(name: "SuggestUI", targets: ["SuggestUI"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
+        .plugin(name: "SuggestIndexPlugin", targets: ["SuggestIndexPlugin"]),
     ],
     traits: [
         // The token provider's patterns run on PCRE2 (JIT) when this trait is on (the default); without it
@@ -37,12 +42,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target X` (`make docs`); not linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // Servers (issue 14): `suggest serve` and the remote provider. Only SuggestServer, SuggestRemote and the CLI
         // link them; apps using Suggest alone do not.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -51,7 +58,8 @@ let package = Package(
         .target(
             name: "SuggestCore",
             dependencies: [
-                .product(name: "HeapModule", package: "swift-collections")
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -67,10 +75,18 @@ let package = Package(
             name: "SuggestFuzzy",
             dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // `.searchable` bound to a `SearchSession` (SuggestCore), under `#if canImport(SwiftUI)`: an empty module on
+        // Linux. No test target: every decision is `SearchSession`'s, tested in SuggestCoreTests and SuggestTests.
+        .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
         .target(
             name: "Suggest",
-            dependencies: ["SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens"],
-            resources: [.copy("Resources/demo")]
+            dependencies: [
+                "SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/demo")],
+            // Prebuilds `demo/words.tsv` into `words.idx` (a resource), which the demo loads instead of indexing.
+            plugins: [.plugin(name: "SuggestIndexPlugin")]
         ),
 
         .systemLibrary(
@@ -118,17 +134,47 @@ let package = Package(
             ]
         ),
 
+        // Conformance kit for provider authors (imports neither Testing nor XCTest: works from both).
+        .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
+
         // MARK: Tools
+        // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
+        .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
         .executableTarget(
             name: "suggest",
             dependencies: [
-                "Suggest", "SuggestWire", "SuggestServer", "SuggestRemote",
+                "Suggest",
+                "SuggestValidation",
+                "SuggestWire",
+                "SuggestServer",
+                "SuggestRemote",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/SuggestCLI"
         ),
 
+        // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out. It must not depend on
+        // `Suggest`, whose resources the plugin builds (that would be a cycle).
+        .executableTarget(
+            name: "SuggestIndexBuilder",
+            dependencies: ["SuggestCore", "SuggestIndex"],
+            path: "Tools/SuggestIndexBuilder"
+        ),
+        // The validator a package with provider types of its own writes (README); `suggest-validate` finds and runs
+        // it here too, and the CLI tests run it.
+        .executableTarget(
+            name: "suggest-validate-example",
+            dependencies: ["Suggest", "SuggestValidation"],
+            path: "Sources/SuggestValidateExample"
+        ),
+
         // MARK: Plugins
+        .plugin(
+            name: "SuggestIndexPlugin",
+            capability: .buildTool(),
+            dependencies: ["SuggestIndexBuilder"]
+        ),
         .plugin(
             name: "SuggestValidatePlugin",
             capability: .command(
@@ -148,11 +194,20 @@ let package = Package(
             dependencies: ["SuggestPrefix", "SuggestIndex"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SuggestCoreTests", dependencies: ["SuggestCore"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestCoreTests",
+            dependencies: ["SuggestCore", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest", "SuggestWire", "SuggestRemote"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
+        .testTarget(
+            name: "SuggestCLITests",
+            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder", "SuggestWire", "SuggestRemote"],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
 

@@ -35,7 +35,7 @@ public struct BatchProcessor: Sendable {
         if case .text(let text) = command.action {
             let query = SearchQuery(text: text, tokens: command.tokens, scope: command.scope)
             var session = self.session
-            let result = await engine.suggestions(for: query, session: &session)
+            let result = await engine.allSuggestions(for: query, session: &session)
             self.session = session
             return keystroke(query, result, into: &out)
         }
@@ -85,6 +85,9 @@ public struct BatchProcessor: Sendable {
             case .text(let completion): TextNormalizer.normalizedString(completion) == folded
             case .token(let token):
                 TextNormalizer.normalizedString(token.value) == folded
+                    || TextNormalizer.normalizedString(suggestion.title) == folded
+            case .query(let query):
+                TextNormalizer.normalizedString(query.text) == folded
                     || TextNormalizer.normalizedString(suggestion.title) == folded
             }
         }

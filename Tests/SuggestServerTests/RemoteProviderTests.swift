@@ -24,7 +24,7 @@ struct RemoteProviderTests {
             ).makeEngine()
             local.submit(SearchQuery(text: "pytorch lightning"))
             var session = TypingSession()
-            let result = await local.suggestions(for: SearchQuery(text: "py"), session: &session)
+            let result = await local.allSuggestions(for: SearchQuery(text: "py"), session: &session)
             #expect(result.diagnostics.errors == [])
             #expect(result.suggestions.map(\.title) == ["pytorch lightning", "python", "pytest"])
             #expect(result.suggestions.map(\.provider) == ["recent", "remote", "remote"])
@@ -40,7 +40,7 @@ struct RemoteProviderTests {
             ]
         ).makeEngine()
         var session = TypingSession()
-        let result = await local.suggestions(for: SearchQuery(text: "pa"), session: &session)
+        let result = await local.allSuggestions(for: SearchQuery(text: "pa"), session: &session)
         #expect(result.suggestions.map(\.title) == ["pandas"])
         #expect(result.diagnostics.errors.count == 1)
         #expect(result.diagnostics.errors.first?.contains("remote") == true, "\(result.diagnostics.errors)")

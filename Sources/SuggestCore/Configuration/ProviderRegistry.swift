@@ -59,7 +59,9 @@ public struct ProviderContext: Sendable {
     }
 
     /// Loads (once per configuration) the dictionary a provider's `"dictionary"` key names.
-    /// - Parameter key: the key's name, for the error's JSON path.
+    /// - Parameters:
+    ///   - source: the dictionary file (resolved against ``baseDirectory``) and whether to skip bad lines.
+    ///   - key: the key's name, for the error's JSON path.
     /// - Throws: ``ConfigurationError`` at `providers[i].dictionary` carrying the loader's `file:line` message.
     public func dictionary(_ source: DictionarySource, key: String = "dictionary") throws -> WeightedDictionary {
         do {
@@ -105,7 +107,7 @@ public struct DictionarySource: Decodable, Hashable, Sendable {
     }
 }
 
-/// The provider types a configuration may name, by their `"type"`. A value: copy ``builtIn`` (in the `Suggest`
+/// The provider types a configuration may name, by their `"type"`. A value: copy `builtIn` (in the `Suggest`
 /// module) or ``core`` and ``register(_:)`` your own types; there is no global registry.
 public struct ProviderRegistry: Sendable {
     /// Builds a provider from its entry; `decoder` decodes the entry with strict key checking.
@@ -138,6 +140,52 @@ public struct ProviderRegistry: Sendable {
             return try P(configuration: configuration, context: context)
         }
     }
+
+    /// Registers (or replaces) `typeName`, built by a closure from its decoded configuration: the form for a
+    /// provider built from live app state (a contacts store, a database) that ``ConfigurableProvider``'s
+    /// `init(configuration:context:)` cannot reach.
+    ///
+    /// ```swift
+    /// registry.register("contacts", configuration: ContactsProvider.Configuration.self) { configuration, context in
+    ///     ContactsProvider(id: context.id, store: contacts, fields: configuration.fields)
+    /// }
+    /// ```
+    /// The entry's keys are checked as for a ``ConfigurableProvider``: `configuration` must read every key it accepts.
+    /// - Parameters:
+    ///   - typeName: the `"type"` a configuration names the provider by.
+    ///   - configuration: the provider's own keys.
+    ///   - defaultSection: the section its suggestions go to unless the entry names one (nil: the engine's default).
+    ///   - make: builds the provider; called once per configuration that names `typeName` (each time a
+    ///     configuration is read, by `suggest validate` too), on the thread that reads it.
+    public mutating func register<Configuration: Decodable & Sendable>(
+        _ typeName: String,
+        configuration: Configuration.Type,
+        defaultSection: String? = nil,
+        make: @escaping @Sendable (_ configuration: Configuration, _ context: ProviderContext) throws -> any SuggestionProvider
+    ) {
+        register(typeName, defaultSection: defaultSection) { entry, decoder, context in
+            try make(try decoder.decode(Configuration.self, from: entry), context)
+        }
+    }
+
+    /// Registers (or replaces) `typeName` for a provider without keys of its own (only `type`, `id`, `weight`,
+    /// `section`, `exactMatch`; any other key is an error), built by `make` from live app state.
+    ///
+    /// ```swift
+    /// registry.register("contacts") { context in ContactsProvider(id: context.id, store: contacts) }
+    /// ```
+    public mutating func register(
+        _ typeName: String,
+        defaultSection: String? = nil,
+        make: @escaping @Sendable (_ context: ProviderContext) throws -> any SuggestionProvider
+    ) {
+        register(typeName, configuration: NoKeys.self, defaultSection: defaultSection) { _, context in
+            try make(context)
+        }
+    }
+
+    /// The configuration of a provider without keys of its own.
+    struct NoKeys: Decodable, Sendable {}
 
     /// Registers (or replaces) a factory for `typeName`.
     public mutating func register(_ typeName: String, defaultSection: String? = nil, factory: @escaping Factory) {
