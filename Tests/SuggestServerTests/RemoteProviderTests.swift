@@ -42,8 +42,14 @@ struct RemoteProviderTests {
         var session = TypingSession()
         let result = await local.allSuggestions(for: SearchQuery(text: "pa"), session: &session)
         #expect(result.suggestions.map(\.title) == ["pandas"])
-        #expect(result.diagnostics.errors.count == 1)
-        #expect(result.diagnostics.errors.first?.contains("remote") == true, "\(result.diagnostics.errors)")
+        // Refused connections are retried until the request's timeout, which is the deadline: on a loaded machine the
+        // engine's deadline may come first. Either way the remote is reported, and the keystroke answered.
+        let report = try #require(result.diagnostics.providers.first { $0.provider == "remote" })
+        switch report.outcome {
+        case .failed(let message): #expect(message.contains("127.0.0.1:1"), "\(message)")
+        case .cancelled: break
+        default: Issue.record("unexpected outcome \(report.outcome)")
+        }
     }
 
     @Test(arguments: [
