@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
+        .library(name: "SuggestPostgres", targets: ["SuggestPostgres"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
     ],
@@ -34,6 +35,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // MARK: PostgreSQL provider (SuggestPostgres only)
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: Core Library
@@ -62,6 +66,21 @@ let package = Package(
             resources: [.copy("Resources/demo")]
         ),
 
+        // MARK: PostgreSQL provider (its own product: apps that do not use it do not link postgres-nio)
+        .target(
+            name: "SuggestPostgres",
+            dependencies: [
+                "SuggestCore",
+                "SuggestIndex",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SuggestPostgresTests",
+            dependencies: ["SuggestPostgres", "SuggestCore", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
+
         .systemLibrary(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",
@@ -80,6 +99,7 @@ let package = Package(
             name: "suggest",
             dependencies: [
                 "Suggest",
+                "SuggestPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/SuggestCLI"

@@ -13,6 +13,6 @@ struct SuggestCommand: ParsableCommand {
             Exit codes: 0 success; 1 invalid configuration or unreadable file (all problems are listed on \
             standard error); 64 usage error.
             """,
-        subcommands: [Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self]
+        subcommands: [Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self, Import.self]
     )
 }

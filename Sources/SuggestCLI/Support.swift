@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Suggest
+import SuggestPostgres
 
 /// Writes to standard output and flushes at once (a pipe would otherwise buffer whole blocks).
 enum Console {
@@ -104,7 +105,7 @@ enum ConfigurationLoader {
     /// Loads a configuration with the built-in providers, printing every error to standard error on failure.
     static func load(_ path: String) throws -> EngineConfiguration {
         do {
-            return try EngineConfiguration(contentsOf: path, registry: .builtIn)
+            return try EngineConfiguration(contentsOf: path, registry: .cli)
         } catch {
             for e in error.errors { Console.error("error: \(e)") }
             // The errors are printed: exit 1 without another line.
@@ -418,5 +419,15 @@ enum RecentsCheck {
             }
         }
         if failed { throw ExitCode(1) }
+    }
+}
+
+extension ProviderRegistry {
+    /// The CLI's provider types: the built-in ones and `postgres` (SuggestPostgres, which apps link only when they
+    /// use it).
+    static var cli: ProviderRegistry {
+        var registry = ProviderRegistry.builtIn
+        registry.register(PostgresProvider.self)
+        return registry
     }
 }

@@ -14,7 +14,7 @@ struct Validate: ParsableCommand {
         var failed = false
         for file in files {
             do {
-                let configuration = try EngineConfiguration(contentsOf: file, registry: .builtIn)
+                let configuration = try EngineConfiguration(contentsOf: file, registry: .cli)
                 let ids = configuration.slots.map(\.provider.id).joined(separator: ", ")
                 Console.out("\(file): OK (\(configuration.slots.count) providers: \(ids))")
             } catch {
