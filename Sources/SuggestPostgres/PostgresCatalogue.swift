@@ -168,37 +168,38 @@ public enum PostgresImporter: Sendable {
         try await connection.copyFrom(
             table: catalogue.table, columns: ["text", "weight", "scope", "folded"], logger: logger
         ) { writer in
-            var buffer = ByteBuffer()
-            buffer.reserveCapacity(1 << 20)
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity((1 << 20) + 4096)
             var key: [UInt8] = []
             var starts: [Int] = []
+            let scopeBytes: [[UInt8]] = dictionary.scopeNames.map { Array($0.utf8) }
             for i in 0..<dictionary.count {
-                let range = dictionary.textRange(at: i)
                 dictionary.textBytes.withUnsafeBufferPointer { all in
-                    let text = UnsafeBufferPointer(rebasing: all[range])
-                    appendEscaped(text, to: &buffer)
-                    buffer.writeInteger(UInt8(ascii: "\t"))
-                    buffer.writeString(weightText(dictionary.weight(at: i)))
-                    buffer.writeInteger(UInt8(ascii: "\t"))
-                    if let scope = dictionary.scope(at: i) {
-                        var scope = scope
-                        scope.withUTF8 { appendEscaped($0, to: &buffer) }
+                    let text = UnsafeBufferPointer(rebasing: all[dictionary.textRange(at: i)])
+                    appendEscaped(text, to: &chunk)
+                    chunk.append(0x09)
+                    appendWeight(dictionary.weight(at: i), to: &chunk)
+                    chunk.append(0x09)
+                    let scope = Int(dictionary.scopeIndices[i])
+                    if scope > 0 {
+                        scopeBytes[scope - 1].withUnsafeBufferPointer { appendEscaped($0, to: &chunk) }
                     } else {
-                        buffer.writeStaticString("\\N")
+                        chunk.append(0x5C)
+                        chunk.append(0x4E)  // \N: NULL
                     }
-                    buffer.writeInteger(UInt8(ascii: "\t"))
+                    chunk.append(0x09)
                     key.removeAll(keepingCapacity: true)
                     starts.removeAll(keepingCapacity: true)
                     IndexKey.append(utf8: text, to: &key, wordStarts: &starts)
-                    key.withUnsafeBufferPointer { appendEscaped($0, to: &buffer) }
-                    buffer.writeInteger(UInt8(ascii: "\n"))
+                    key.withUnsafeBufferPointer { appendEscaped($0, to: &chunk) }
+                    chunk.append(0x0A)
                 }
-                if buffer.readableBytes >= 1 << 20 {
-                    try await writer.write(buffer)
-                    buffer.clear()
+                if chunk.count >= 1 << 20 {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                    chunk.removeAll(keepingCapacity: true)
                 }
             }
-            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            if !chunk.isEmpty { try await writer.write(ByteBuffer(bytes: chunk)) }
         }
         let copied = clock.now
         for statement in catalogue.createIndexes {
@@ -213,15 +214,35 @@ public enum PostgresImporter: Sendable {
         return "\(weight)"
     }
 
+    static func appendWeight(_ weight: Double, to chunk: inout [UInt8]) {
+        if weight == weight.rounded(), weight >= 0, weight < 1e15 {
+            // Most weights are whole numbers: their digits without a String.
+            var n = UInt64(weight)
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { d in
+                repeat {
+                    d[count] = UInt8(0x30 + n % 10)
+                    n /= 10
+                    count += 1
+                } while n > 0
+                for k in stride(from: count - 1, through: 0, by: -1) { chunk.append(d[k]) }
+            }
+        } else {
+            chunk.append(contentsOf: weightText(weight).utf8)
+        }
+    }
+
     /// Appends `bytes` escaped for `COPY … FORMAT text`: backslash, tab, newline and carriage return.
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to buffer: inout ByteBuffer) {
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to chunk: inout [UInt8]) {
         for b in bytes {
             switch b {
-            case 0x5C: buffer.writeStaticString("\\\\")
-            case 0x09: buffer.writeStaticString("\\t")
-            case 0x0A: buffer.writeStaticString("\\n")
-            case 0x0D: buffer.writeStaticString("\\r")
-            default: buffer.writeInteger(b)
+            case 0x5C: chunk.append(0x5C); chunk.append(0x5C)
+            case 0x09: chunk.append(0x5C); chunk.append(0x74)
+            case 0x0A: chunk.append(0x5C); chunk.append(0x6E)
+            case 0x0D: chunk.append(0x5C); chunk.append(0x72)
+            default: chunk.append(b)
             }
         }
     }

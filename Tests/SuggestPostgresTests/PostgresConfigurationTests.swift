@@ -105,12 +105,19 @@ import Testing
     }
 
     @Test func copyTextIsEscaped() {
-        var buffer = ByteBuffer()
+        var chunk: [UInt8] = []
         let text = Array("a\\b\tc\nd\re".utf8)
-        text.withUnsafeBufferPointer { PostgresImporter.appendEscaped($0, to: &buffer) }
-        #expect(String(buffer: buffer) == "a\\\\b\\tc\\nd\\re")
-        #expect(PostgresImporter.weightText(1_000_000) == "1000000")
-        #expect(PostgresImporter.weightText(0.5) == "0.5")
+        text.withUnsafeBufferPointer { PostgresImporter.appendEscaped($0, to: &chunk) }
+        #expect(String(decoding: chunk, as: UTF8.self) == "a\\\\b\\tc\\nd\\re")
+        func weight(_ w: Double) -> String {
+            var out: [UInt8] = []
+            PostgresImporter.appendWeight(w, to: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+        #expect(weight(1_000_000) == "1000000")
+        #expect(weight(0) == "0")
+        #expect(weight(0.5) == "0.5")
+        #expect(weight(1e20) == "1e+20")
     }
 
     /// A database that cannot be reached fails this provider's part of each keystroke with a message that says so;
