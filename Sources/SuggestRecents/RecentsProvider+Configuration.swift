@@ -104,7 +104,7 @@ extension RecentsProvider {
             options: Options(
                 capacity: configuration.capacity,
                 halfLife: .milliseconds(Int64((seconds * 1000).rounded())),
-                recordsSelections: configuration.recordSelections,
+                recordSelections: configuration.recordSelections,
                 systemImage: configuration.systemImage.isEmpty ? nil : configuration.systemImage,
                 exclusion: exclusion
             )

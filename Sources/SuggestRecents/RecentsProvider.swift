@@ -5,7 +5,7 @@ public import SuggestCore
 /// and the most private.
 ///
 /// - **Learns** from submitted searches (``didSubmit(_:)``, called by ``SuggestionEngine/submit(_:)``) and, with
-///   ``Options/recordsSelections``, from chosen suggestions. A search is remembered whole: text, tokens and scope.
+///   ``Options/recordSelections``, from chosen suggestions. A search is remembered whole: text, tokens and scope.
 /// - **Dedupes** by ``RecentSearch/key`` (folded text without surrounding or repeated whitespace, plus tokens),
 ///   keeping the newest display form. Beyond ``Options/capacity`` the least valuable search by frecency goes
 ///   (every use counts 1 and halves every ``Options/halfLife``).
@@ -30,7 +30,7 @@ public final class RecentsProvider: ConfigurableProvider {
         /// How long until a use counts half as much (default 14 days).
         public var halfLife: Duration
         /// Remember chosen suggestions as searches too (default false: only submitted searches).
-        public var recordsSelections: Bool
+        public var recordSelections: Bool
         /// The SF Symbol of the suggestions (default `clock`; nil for none).
         public var systemImage: String?
         /// Searches that are never remembered.
@@ -39,13 +39,13 @@ public final class RecentsProvider: ConfigurableProvider {
         public init(
             capacity: Int = 100,
             halfLife: Duration = .seconds(14 * 86_400),
-            recordsSelections: Bool = false,
+            recordSelections: Bool = false,
             systemImage: String? = "clock",
             exclusion: RecentsExclusion = .none
         ) {
             self.capacity = capacity
             self.halfLife = halfLife
-            self.recordsSelections = recordsSelections
+            self.recordSelections = recordSelections
             self.systemImage = systemImage
             self.exclusion = exclusion
         }
@@ -297,7 +297,7 @@ public final class RecentsProvider: ConfigurableProvider {
     }
 
     public func didSelect(_ suggestion: Suggestion, for query: SearchQuery) {
-        guard options.recordsSelections else { return }
+        guard options.recordSelections else { return }
         if suggestion.providers.contains(id), let stored = storedQuery(for: suggestion) {
             record(stored)
             return

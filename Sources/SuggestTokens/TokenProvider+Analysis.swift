@@ -115,7 +115,7 @@ extension TokenProvider {
         for (_, token) in found where seen.insert(token).inserted { tokens.append(token) }
 
         // Suggested tokens for the token being typed.
-        if !submitting && maximumSuggestedTokens > 0 {
+        if !submitting && maxSuggestedTokens > 0 {
             for partial in rulePartials { addRuleSuggestions(partial, bytes, tokens, &partials) }
             if let folded {
                 let tailStart = spans.last?.upperBound ?? open.lowerBound
@@ -176,7 +176,7 @@ extension TokenProvider {
         let rule = rules[partial.rule]
         let typed = FoldedText(bytes, partial.value).bytes
         let kind = partial.kind.map { String(decoding: bytes[$0], as: UTF8.self) }
-        for (index, value) in rule.values.enumerated() where partials.count < maximumSuggestedTokens {
+        for (index, value) in rule.values.enumerated() where partials.count < maxSuggestedTokens {
             let candidate = rule.foldedValues[index]
             guard candidate.starts(with: typed) else { continue }
             let token = rule.token(value: value, kind: kind)
@@ -250,7 +250,7 @@ extension TokenProvider {
         let count = text.count
         guard count > 0 else { return }
         var i = max(0, count - vocabulary.maximumLength)
-        while i < count && partials.count < maximumSuggestedTokens {
+        while i < count && partials.count < maxSuggestedTokens {
             defer { i += 1 }
             guard text[i] != 0x20, i == 0 || text[i - 1] == 0x20, Int(folded.offsets[i]) >= tailStart else { continue }
             var node: Int32 = 0
@@ -261,7 +261,7 @@ extension TokenProvider {
             }
             guard j == count else { continue }
             let typedLength = count - i
-            for entry in vocabulary.entries(below: node, cap: 64) where partials.count < maximumSuggestedTokens {
+            for entry in vocabulary.entries(below: node, cap: 64) where partials.count < maxSuggestedTokens {
                 let token = vocabulary.tokens[entry]
                 guard !tokens.contains(token), !partials.contains(where: { $0.token == token }) else { continue }
                 let matched = Self.originalLength(ofFoldedPrefix: typedLength, in: token.display)

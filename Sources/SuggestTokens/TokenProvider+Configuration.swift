@@ -197,7 +197,7 @@ extension TokenProvider {
             convertOnSpace: configuration.convertOnSpace,
             rules: rules,
             vocabulary: vocabulary,
-            maximumSuggestedTokens: configuration.maxSuggestedTokens
+            maxSuggestedTokens: configuration.maxSuggestedTokens
         )
     }
 

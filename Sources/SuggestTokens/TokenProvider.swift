@@ -27,7 +27,7 @@ public struct TokenProvider: ConfigurableProvider {
     public let rules: [TokenRule]
     public let vocabulary: TokenVocabulary
     /// At most this many suggested tokens per keystroke (default 8).
-    public let maximumSuggestedTokens: Int
+    public let maxSuggestedTokens: Int
     /// The delimiters' UTF-8 bytes.
     let delimiterBytes: [[UInt8]]
     /// The last keystroke's suggested tokens, so that `suggest` does not match the rules again on the same text.
@@ -38,21 +38,21 @@ public struct TokenProvider: ConfigurableProvider {
     ///   - convertOnSpace: whether a vocabulary entry followed by a space becomes a token.
     ///   - rules: pattern rules, in order of precedence.
     ///   - vocabulary: words and phrases by kind.
-    ///   - maximumSuggestedTokens: the cap on suggested tokens per keystroke.
+    ///   - maxSuggestedTokens: the cap on suggested tokens per keystroke.
     public init(
         id: String = "tokens",
         delimiters: [String] = [","],
         convertOnSpace: Bool = true,
         rules: [TokenRule] = [],
         vocabulary: TokenVocabulary = TokenVocabulary(),
-        maximumSuggestedTokens: Int = 8
+        maxSuggestedTokens: Int = 8
     ) {
         self.id = id
         self.delimiters = delimiters.filter { !$0.isEmpty }
         self.convertOnSpace = convertOnSpace
         self.rules = rules
         self.vocabulary = vocabulary
-        self.maximumSuggestedTokens = max(0, maximumSuggestedTokens)
+        self.maxSuggestedTokens = max(0, maxSuggestedTokens)
         self.delimiterBytes = self.delimiters.map { Array($0.utf8) }
     }
 

@@ -65,7 +65,7 @@ struct EngineConfigurationTests {
         )
         #expect(configuration.options.limit == 3)
         #expect(configuration.options.tiebreak == [.alphabetical])
-        #expect(!configuration.options.groupsSections)
+        #expect(!configuration.options.groupSections)
         #expect(configuration.slots.map(\.provider.id) == ["fruit"])
         #expect(configuration.slots[0].weight == 2)
         let result = configuration.makeEngine().suggestions(for: "ap")

@@ -147,7 +147,7 @@ struct SuggestionEngineTests {
 
     @Test func oneMergedListWhenSectionsAreOff() {
         var options = EngineOptions()
-        options.groupsSections = false
+        options.groupSections = false
         let engine = SuggestionEngine(
             slots: [
                 ProviderSlot(FixedProvider(id: "words", candidates: [candidate("word", .exact)])),
@@ -182,7 +182,7 @@ struct SuggestionEngineTests {
     @Test func truncatesAVeryLongQueryAndSaysSo() {
         let engine = SuggestionEngine(providers: [FixedProvider(id: "a", candidates: [])])
         let result = engine.suggestions(for: String(repeating: "a", count: 1 << 20))
-        #expect(result.remainingText.utf8.count == SuggestionEngine.defaultMaximumQueryLength)
+        #expect(result.remainingText.utf8.count == SuggestionEngine.defaultMaxQueryLength)
         #expect(result.diagnostics.notes.contains { $0.contains("truncated from 1048576 to 1024") })
     }
 

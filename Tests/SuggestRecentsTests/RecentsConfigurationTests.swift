@@ -37,7 +37,7 @@ struct RecentsConfigurationTests {
         #expect(provider.id == "history")
         #expect(provider.options.capacity == 50)
         #expect(provider.options.halfLife == .seconds(7 * 86_400))
-        #expect(provider.options.recordsSelections)
+        #expect(provider.options.recordSelections)
         #expect(provider.options.systemImage == "clock.arrow.circlepath")
         #expect(provider.options.exclusion.minimumLength == 2)
         #expect(provider.options.exclusion.patterns == ["^\\d+$"])
@@ -49,7 +49,7 @@ struct RecentsConfigurationTests {
         let provider = try #require(try load(#"{ "type": "recent" }"#).slots.first?.provider as? RecentsProvider)
         #expect(provider.options.capacity == 100)
         #expect(provider.options.halfLife == .seconds(14 * 86_400))
-        #expect(!provider.options.recordsSelections)
+        #expect(!provider.options.recordSelections)
         #expect(provider.options.systemImage == "clock")
         #expect(provider.store == nil)
     }
@@ -94,5 +94,17 @@ struct RecentsConfigurationTests {
     func badValuesAreErrorsNamingTheirPlace(json: String, expected: String) {
         let errors = errors(json)
         #expect(errors.contains { $0.hasPrefix(expected) }, "\(errors)")
+    }
+}
+
+@Suite struct RecentsSectionTests {
+    /// Issue 13 item 4: built in Swift, recent searches go to "Recent" as they do from JSON, with its quota.
+    @Test func recentSearchesGoToRecentWhenTheEngineIsBuiltInSwift() {
+        let recents = RecentsProvider()
+        recents.didSubmit(SearchQuery(text: "swift testing"))
+        let engine = SuggestionEngine(providers: [recents])
+        let result = engine.suggestions(for: "")
+        #expect(result.sections.map(\.title) == ["Recent"])
+        #expect(result.suggestions.map(\.title) == ["swift testing"])
     }
 }

@@ -294,7 +294,7 @@ struct RecentsProviderTests {
         off.didSelect(Suggestion(title: "Python", completion: .text("python"), providers: ["prefix"]), for: "pyt")
         #expect(off.searches.isEmpty)
 
-        let on = makeProvider(.init(recordsSelections: true))
+        let on = makeProvider(.init(recordSelections: true))
         let tag = SearchToken(kind: "tag", value: "swift")
         on.didSelect(Suggestion(title: "Python", completion: .text("python"), providers: ["prefix"]),
                      for: SearchQuery(text: "pyt", tokens: [tag]))
@@ -306,7 +306,7 @@ struct RecentsProviderTests {
     }
 
     @Test func selectingARecentSearchCountsAsAUseOfTheWholeSearch() throws {
-        let provider = makeProvider(.init(recordsSelections: true))
+        let provider = makeProvider(.init(recordSelections: true))
         let alice = SearchToken(kind: "from", value: "alice")
         provider.record(SearchQuery(text: "report", tokens: [alice]))
         let candidate = try #require(provider.candidates("rep").first)

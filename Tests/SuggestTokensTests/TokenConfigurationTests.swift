@@ -50,7 +50,7 @@ struct TokenConfigurationTests {
         let provider = try provider(#"{ "version": 1, "providers": [ { "type": "tokens" } ] }"#)
         #expect(provider.delimiters == [","])
         #expect(provider.convertOnSpace)
-        #expect(provider.maximumSuggestedTokens == 8)
+        #expect(provider.maxSuggestedTokens == 8)
         #expect(provider.rules.isEmpty && provider.vocabulary.isEmpty)
     }
 

@@ -163,18 +163,18 @@ extension EngineConfiguration {
             }
             if let value = root["maxQueryLength"] {
                 if case .number(let n) = value, let v = Int(exactly: n), v >= 1, v <= 1 << 20 {
-                    options.maximumQueryLength = v
+                    options.maxQueryLength = v
                 } else {
                     fail(.at("maxQueryLength", "expected an integer from 1 to 1048576, found \(value.kindDescription)"))
                 }
             }
             if let value = root["groupSections"] {
-                if case .bool(let b) = value { options.groupsSections = b } else {
+                if case .bool(let b) = value { options.groupSections = b } else {
                     fail(.at("groupSections", "expected true or false, found \(value.kindDescription)"))
                 }
             }
             if let value = root["learnFromSelections"] {
-                if case .bool(let b) = value { options.learnsFromSelections = b } else {
+                if case .bool(let b) = value { options.learnFromSelections = b } else {
                     fail(.at("learnFromSelections", "expected true or false, found \(value.kindDescription)"))
                 }
             }

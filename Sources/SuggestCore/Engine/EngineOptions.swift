@@ -26,15 +26,32 @@ public struct EngineOptions: Hashable, Sendable {
     /// Section order and quotas. Sections no rule names follow in the order their providers are configured.
     public var sections: [SectionRule] = [SectionRule(title: "Recent", quota: 5)]
     /// When false, one merged list (titled ``SuggestionEngine/defaultSection``) in rank order; quotas still apply.
-    public var groupsSections: Bool = true
+    public var groupSections: Bool = true
     /// Applied in order after tier and score.
     public var tiebreak: [Tiebreak] = [.shorter, .alphabetical]
     /// Longer query text is cut to this many UTF-8 bytes (the result's diagnostics say so).
-    public var maximumQueryLength: Int = SuggestionEngine.defaultMaximumQueryLength
+    public var maxQueryLength: Int = SuggestionEngine.defaultMaxQueryLength
     /// Rank suggestions the person chose before higher inside their tier.
-    public var learnsFromSelections: Bool = true
+    public var learnFromSelections: Bool = true
 
     public init() {}
+
+    // The names before the vocabulary was unified (one name per option, the JSON key's).
+    @available(*, deprecated, renamed: "groupSections")
+    public var groupsSections: Bool {
+        get { groupSections }
+        set { groupSections = newValue }
+    }
+    @available(*, deprecated, renamed: "maxQueryLength")
+    public var maximumQueryLength: Int {
+        get { maxQueryLength }
+        set { maxQueryLength = newValue }
+    }
+    @available(*, deprecated, renamed: "learnFromSelections")
+    public var learnsFromSelections: Bool {
+        get { learnFromSelections }
+        set { learnFromSelections = newValue }
+    }
 }
 
 /// A provider with the engine-side settings of its configuration entry.
@@ -42,7 +59,9 @@ public struct ProviderSlot: Sendable {
     public var provider: any SuggestionProvider
     /// Multiplies the provider's popularity inside a tier.
     public var weight: Double
-    /// The section its suggestions go to (default: ``SuggestionEngine/defaultSection``).
+    /// The section its suggestions go to. Default: the provider type's ``ConfigurableProvider/defaultSection``
+    /// ("Recent" for recent searches), else ``SuggestionEngine/defaultSection``, the same whether the engine is
+    /// built in Swift or from JSON.
     public var section: String
     /// Where its exact matches rank (default: the provider's ``SuggestionProvider/exactMatch``).
     public var exactMatch: ExactMatchRule
@@ -55,7 +74,15 @@ public struct ProviderSlot: Sendable {
     ) {
         self.provider = provider
         self.weight = weight
-        self.section = section ?? SuggestionEngine.defaultSection
+        self.section = section ?? Self.defaultSection(of: provider)
         self.exactMatch = exactMatch ?? provider.exactMatch
+    }
+
+    /// The section a provider's suggestions go to when nothing says otherwise.
+    public static func defaultSection(of provider: any SuggestionProvider) -> String {
+        if let configurable = provider as? any ConfigurableProvider {
+            return type(of: configurable).defaultSection ?? SuggestionEngine.defaultSection
+        }
+        return SuggestionEngine.defaultSection
     }
 }

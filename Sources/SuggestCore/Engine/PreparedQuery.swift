@@ -15,7 +15,7 @@ public struct PreparedQuery: Sendable {
     public let wasTruncated: Bool
 
     /// Prepares `query`, cutting its text to at most `maximumLength` UTF-8 bytes (at a scalar boundary).
-    public init(_ query: SearchQuery, maximumLength: Int = SuggestionEngine.defaultMaximumQueryLength) {
+    public init(_ query: SearchQuery, maximumLength: Int = SuggestionEngine.defaultMaxQueryLength) {
         var query = query
         var truncated = false
         if query.text.utf8.count > maximumLength {

@@ -220,7 +220,7 @@ extension SuggestionEngine {
             total += 1
         }
         for (i, entry) in ranked.enumerated() where taken[i] { shown[entry.section].append(i) }
-        if !options.groupsSections {
+        if !options.groupSections {
             // One list in rank order.
             return [shown.flatMap { $0 }.sorted()]
         }
@@ -247,7 +247,7 @@ extension SuggestionEngine {
     ) -> [SuggestionResult.Section] {
         var sections: [SuggestionResult.Section] = []
         for (s, indices) in shown.enumerated() where !indices.isEmpty {
-            let title = options.groupsSections ? sectionTitles[s] : Self.defaultSection
+            let title = options.groupSections ? sectionTitles[s] : Self.defaultSection
             let suggestions = indices.map { i -> Suggestion in
                 let entry = ranked[i]
                 let candidate = outputs[entry.provider][entry.candidate]

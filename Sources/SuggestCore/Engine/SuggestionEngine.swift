@@ -3,7 +3,7 @@ import Synchronization
 /// Merges and ranks the suggestions of its providers, once per keystroke.
 ///
 /// One keystroke: token extraction (providers may move text into tokens), then the query is prepared once
-/// (folded, split in words, cut to ``EngineOptions/maximumQueryLength``), every synchronous provider suggests,
+/// (folded, split in words, cut to ``EngineOptions/maxQueryLength``), every synchronous provider suggests,
 /// the candidates are merged (one suggestion per completion, keeping every provider that offered it), ranked in
 /// tiers (exact > prefix > word-prefix > contains > subsequence > one typo > two typos; inside a tier weight ×
 /// popularity × selection history; then the tiebreaks), and shaped into sections with quotas and the limit.
@@ -14,7 +14,7 @@ public final class SuggestionEngine: Sendable {
     /// The section of suggestions whose provider names none.
     public static let defaultSection = "Suggestions"
     /// The default maximum query length in UTF-8 bytes.
-    public static let defaultMaximumQueryLength = 1_024
+    public static let defaultMaxQueryLength = 1_024
 
     public let slots: [ProviderSlot]
     public let options: EngineOptions
@@ -79,7 +79,7 @@ public final class SuggestionEngine: Sendable {
         for text in ["e", "ea"] { _ = suggestions(for: SearchQuery(text: text), session: &session) }
     }
 
-    /// Records a submitted search: cuts its text to ``EngineOptions/maximumQueryLength`` as a keystroke does, runs
+    /// Records a submitted search: cuts its text to ``EngineOptions/maxQueryLength`` as a keystroke does, runs
     /// token extraction as on return (a rule match at the end of the text becomes a token), tells every provider,
     /// and returns the query as submitted (with its tokens).
     @discardableResult
@@ -91,15 +91,15 @@ public final class SuggestionEngine: Sendable {
     /// Records a submitted search like ``submit(_:)`` and says what did not go as typed.
     /// - Parameter notes: gets `query text truncated from N to M UTF-8 bytes` when the text was cut, and
     ///   `ID: token extraction: …` for a provider whose extraction failed (the search is recorded without it).
-    /// - Complexity: the providers' extraction, on at most ``EngineOptions/maximumQueryLength`` bytes of text.
+    /// - Complexity: the providers' extraction, on at most ``EngineOptions/maxQueryLength`` bytes of text.
     @discardableResult
     public func submit(_ query: SearchQuery, notes: inout [String]) -> SearchQuery {
         var submitted = query
-        if submitted.text.utf8.count > options.maximumQueryLength {
+        if submitted.text.utf8.count > options.maxQueryLength {
             notes.append(
-                "query text truncated from \(submitted.text.utf8.count) to \(options.maximumQueryLength) UTF-8 bytes"
+                "query text truncated from \(submitted.text.utf8.count) to \(options.maxQueryLength) UTF-8 bytes"
             )
-            submitted.text = PreparedQuery.truncate(submitted.text, toUTF8Length: options.maximumQueryLength)
+            submitted.text = PreparedQuery.truncate(submitted.text, toUTF8Length: options.maxQueryLength)
         }
         for slot in slots {
             do {
@@ -116,9 +116,9 @@ public final class SuggestionEngine: Sendable {
     }
 
     /// Records that the person chose `suggestion` while `query` was typed: it ranks higher inside its tier from now
-    /// on (if ``EngineOptions/learnsFromSelections``), and every provider hears of it.
+    /// on (if ``EngineOptions/learnFromSelections``), and every provider hears of it.
     public func select(_ suggestion: Suggestion, for query: SearchQuery) {
-        if options.learnsFromSelections {
+        if options.learnFromSelections {
             let key = MergeKey(suggestion.completion)
             selections.withLock { $0[key, default: 0] += 1 }
         }
@@ -144,11 +144,11 @@ public final class SuggestionEngine: Sendable {
         var suggestedTokens: [SearchToken] = []
         var reports = [SuggestionResult.Diagnostics.ProviderReport?](repeating: nil, count: slots.count)
         var notes: [String] = []
-        if query.text.utf8.count > options.maximumQueryLength {
+        if query.text.utf8.count > options.maxQueryLength {
             notes.append(
-                "query text truncated from \(query.text.utf8.count) to \(options.maximumQueryLength) UTF-8 bytes"
+                "query text truncated from \(query.text.utf8.count) to \(options.maxQueryLength) UTF-8 bytes"
             )
-            query.text = PreparedQuery.truncate(query.text, toUTF8Length: options.maximumQueryLength)
+            query.text = PreparedQuery.truncate(query.text, toUTF8Length: options.maxQueryLength)
         }
         for (index, slot) in slots.enumerated() {
             do {
@@ -168,7 +168,7 @@ public final class SuggestionEngine: Sendable {
                 )
             }
         }
-        let prepared = PreparedQuery(query, maximumLength: options.maximumQueryLength)
+        let prepared = PreparedQuery(query, maximumLength: options.maxQueryLength)
         return Work(
             prepared: prepared,
             suggestedTokens: suggestedTokens,
@@ -211,11 +211,11 @@ public final class SuggestionEngine: Sendable {
 
     /// Steps 4–7: merge, rank, shape, result.
     func finish(_ work: Work, generation: UInt64, since start: ContinuousClock.Instant) -> SuggestionResult {
-        let selectionCounts = options.learnsFromSelections ? selections.withLock { $0 } : [:]
+        let selectionCounts = options.learnFromSelections ? selections.withLock { $0 } : [:]
         let (sections, common) = arrange(work.outputs, query: work.prepared, selectionCounts: selectionCounts)
         var notes = work.notes
         if work.prepared.wasTruncated && notes.isEmpty {
-            notes.append("query text truncated to \(options.maximumQueryLength) UTF-8 bytes")
+            notes.append("query text truncated to \(options.maxQueryLength) UTF-8 bytes")
         }
         notes.append(contentsOf: work.providerNotes)
         var result = SuggestionResult(
