@@ -163,16 +163,32 @@ struct PostgresDatabaseTests {
         }
     }
 
-    /// The database goes away (a proxy in front of it closes its port and cuts the connections) and comes back:
-    /// meanwhile each keystroke reports the provider failed, never the keystroke; afterwards it answers again.
+    /// The database goes away and comes back: meanwhile each keystroke reports the provider failed, never the
+    /// keystroke; afterwards it answers again. The outage is a TCP proxy in front of the database that closes its
+    /// port and cuts the connections — or, with `SUGGEST_TEST_POSTGRES_CTL` (e.g. `bash .ci/postgres.sh`), the real
+    /// server stopped (`$CTL pause`) and started again (`$CTL resume`); run this test alone then
+    /// (`--filter itReconnects`), as other tests would see the server gone.
     @Test func itReconnectsWhenTheDatabaseIsBack() async throws {
         let direct = try TestDatabase.settings()
+        let control = ProcessInfo.processInfo.environment["SUGGEST_TEST_POSTGRES_CTL"].flatMap { $0.isEmpty ? nil : $0 }
         let proxy = try TCPProxy(upstreamHost: direct.host, upstreamPort: UInt16(direct.port))
-        try proxy.start()
-        var viaProxy = direct
-        viaProxy.host = "127.0.0.1"
-        viaProxy.port = Int(proxy.port)
-        try await Self.withCatalogue("reconnect", settings: viaProxy, deadline: .milliseconds(500)) { provider, _ in
+        var settings = direct
+        if control == nil {
+            try proxy.start()
+            settings.host = "127.0.0.1"
+            settings.port = Int(proxy.port)
+        }
+        func outage(_ begins: Bool) throws {
+            guard let control else {
+                if begins { proxy.stop() } else { try proxy.start() }
+                return
+            }
+            // posix_spawn and waitpid, not Foundation's Process: the restarted server inherits the descriptors
+            // Process watches, and `waitUntilExit` never returns.
+            let status = TestDatabase.shell(control + (begins ? " pause" : " resume") + " </dev/null >/dev/null 2>&1")
+            #expect(status == 0, "\(control) \(begins ? "pause" : "resume")")
+        }
+        try await Self.withCatalogue("reconnect", settings: settings, deadline: .milliseconds(500)) { provider, _ in
             let engine = SuggestionEngine(providers: [StaticProvider(items: [.init(title: "Pythonista")]), provider])
             var session = TypingSession()
             func keystroke() async -> (titles: [String], outcome: SuggestionResult.Diagnostics.ProviderReport.Outcome?) {
@@ -182,17 +198,22 @@ struct PostgresDatabaseTests {
             }
             #expect(await keystroke().titles.contains("python"))
 
-            proxy.stop()
+            try outage(true)
             var failures = 0
+            var message = ""
             for _ in 0..<50 where failures < 3 {
                 let (titles, outcome) = await keystroke()
                 #expect(titles.contains("Pythonista"))  // the other provider answers
-                if case .failed = outcome { failures += 1 }
+                if case .failed(let text) = outcome {
+                    failures += 1
+                    message = text
+                }
                 if case .answered = outcome { Issue.record("answered while the database was away") }
             }
             #expect(failures == 3)
+            #expect(message.contains("is unreachable"), "\(message)")
 
-            try proxy.start()
+            try outage(false)
             // The pool retries with a growing backoff (100 ms × 1.25ⁿ): a few seconds here. Bounded: 300 keystrokes
             // 100 ms apart.
             var back = false

@@ -19,6 +19,18 @@ enum TestDatabase {
 
     static func settings() throws -> PostgresConnectionSettings { try PostgresConnectionSettings(url: url!) }
 
+    /// Runs `command` with `/bin/sh -c` and returns its exit status.
+    static func shell(_ command: String) -> Int32 {
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+
     /// A table name of its own for one test.
     static func uniqueTable(_ stem: String) -> String {
         "t_\(stem)_\(UInt32.random(in: 0...UInt32.max))"
