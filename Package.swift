@@ -23,6 +23,10 @@ let package = Package(
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
         .library(name: "SuggestPostgres", targets: ["SuggestPostgres"]),
+        .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
+        .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
+        // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
+        .library(name: "SuggestUI", targets: ["SuggestUI"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
     ],
@@ -60,6 +64,9 @@ let package = Package(
             name: "SuggestFuzzy",
             dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
         ),
+        // `.searchable` bound to a `SearchSession` (SuggestCore), under `#if canImport(SwiftUI)`: an empty module on
+        // Linux. No test target: every decision is `SearchSession`'s, tested in SuggestCoreTests and SuggestTests.
+        .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
         .target(
             name: "Suggest",
             dependencies: ["SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens"],
@@ -94,15 +101,29 @@ let package = Package(
             ]
         ),
 
+        // Conformance kit for provider authors (imports neither Testing nor XCTest: works from both).
+        .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
+
         // MARK: Tools
+        // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
+        .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
         .executableTarget(
             name: "suggest",
             dependencies: [
                 "Suggest",
                 "SuggestPostgres",
+                "SuggestValidation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/SuggestCLI"
+        ),
+
+        // The validator a package with provider types of its own writes (README); `suggest-validate` finds and runs
+        // it here too, and the CLI tests run it.
+        .executableTarget(
+            name: "suggest-validate-example",
+            dependencies: ["Suggest", "SuggestValidation"],
+            path: "Sources/SuggestValidateExample"
         ),
 
         // MARK: Plugins
@@ -129,7 +150,8 @@ let package = Package(
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "Suggest"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
+        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "suggest-validate-example", "Suggest"], resources: [.copy("Fixtures")]),
     ]
 )
 

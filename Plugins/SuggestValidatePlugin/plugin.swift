@@ -1,12 +1,26 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package suggest-validate`: validates every `*.suggest.json` in the package with `suggest validate`
-/// (same messages, same exit codes). Thin on purpose: the work happens in the `suggest` tool.
+/// `swift package suggest-validate [--validator NAME] [FILE...]`: validates every `*.suggest.json` in the package
+/// (and the files named) with the same messages and exit codes as `suggest validate`.
+///
+/// Which program checks them:
+/// - `--validator NAME`: that executable product of the package;
+/// - otherwise the package's executable that depends on the `SuggestValidation` module (a validator whose main is
+///   `SuggestValidation.main(registry:)`, knowing the package's own provider types) — it is an error to have two;
+/// - otherwise the `suggest` tool, which knows the built-in provider types only.
+///
+/// Thin on purpose: the work happens in the validator.
 @main
 struct SuggestValidatePlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "suggest")
+        var arguments = arguments
+        var validatorName: String? = nil
+        if let i = arguments.firstIndex(of: "--validator") {
+            guard i + 1 < arguments.count else { throw PluginFailure.usage("--validator needs an executable's name") }
+            validatorName = arguments[i + 1]
+            arguments.removeSubrange(i...(i + 1))
+        }
         let root = context.package.directoryURL
         var files: [String] = []
         if let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
@@ -26,19 +40,76 @@ struct SuggestValidatePlugin: CommandPlugin {
             print("suggest-validate: no *.suggest.json files in \(root.path)")
             return
         }
+
+        let validator = try findValidator(in: context.package, named: validatorName)
+        let executable: URL
+        if let validator {
+            print("suggest-validate: building \(validator) (the package's validator)")
+            let result = try packageManager.build(
+                .product(validator),
+                parameters: .init(configuration: .debug, logging: .concise)
+            )
+            guard result.succeeded,
+                let artifact = result.builtArtifacts.first(where: { $0.kind == .executable })
+            else {
+                print(result.logText)
+                throw PluginFailure.usage("could not build the validator \(validator)")
+            }
+            executable = artifact.url
+        } else {
+            executable = try context.tool(named: "suggest").url
+        }
+
         let process = Process()
-        process.executableURL = tool.url
+        process.executableURL = executable
         process.arguments = ["validate"] + files
         try process.run()
         process.waitUntilExit()
         if process.terminationStatus != 0 {
-            Diagnostics.error("suggest validate found problems (exit \(process.terminationStatus))")
-            throw PluginFailure(status: process.terminationStatus)
+            let name = validator ?? "suggest validate"
+            Diagnostics.error("\(name) found problems (exit \(process.terminationStatus))")
+            throw PluginFailure.status(name, process.terminationStatus)
+        }
+    }
+
+    /// The executable product named `name`, or the one whose main target depends on SuggestValidation, or nil.
+    func findValidator(in package: Package, named name: String?) throws -> String? {
+        let executables = package.products(ofType: ExecutableProduct.self)
+        if let name {
+            guard executables.contains(where: { $0.name == name }) else {
+                let known = executables.map(\.name).sorted().joined(separator: ", ")
+                throw PluginFailure.usage("no executable product \"\(name)\" in the package (executables: \(known))")
+            }
+            return name
+        }
+        let validators = executables.filter { product in
+            // The `suggest` tool itself (in this package) validates with the built-in types only.
+            product.name != "suggest" && Self.dependsOnValidation(product.mainTarget)
+        }
+        guard validators.count <= 1 else {
+            let names = validators.map(\.name).sorted().joined(separator: ", ")
+            throw PluginFailure.usage("several validators (\(names)): choose one with --validator NAME")
+        }
+        return validators.first?.name
+    }
+
+    static func dependsOnValidation(_ target: any Target) -> Bool {
+        if target.recursiveTargetDependencies.contains(where: { $0.name == "SuggestValidation" }) { return true }
+        return target.dependencies.contains { dependency in
+            if case .product(let product) = dependency { return product.name == "SuggestValidation" }
+            return false
         }
     }
 }
 
-struct PluginFailure: Error, CustomStringConvertible {
-    var status: Int32
-    var description: String { "suggest validate exited with status \(status)" }
+enum PluginFailure: Error, CustomStringConvertible {
+    case status(String, Int32)
+    case usage(String)
+
+    var description: String {
+        switch self {
+        case .status(let name, let status): "\(name) exited with status \(status)"
+        case .usage(let message): "suggest-validate: \(message)"
+        }
+    }
 }

@@ -134,6 +134,9 @@ struct BatchProcessor {
                 case .token(let token):
                     TextNormalizer.normalizedString(token.value) == folded
                         || TextNormalizer.normalizedString(suggestion.title) == folded
+                case .query(let query):
+                    TextNormalizer.normalizedString(query.text) == folded
+                        || TextNormalizer.normalizedString(suggestion.title) == folded
                 }
             }
             engine.select(shown ?? Suggestion(title: text, completion: .text(text)), for: lastQuery)

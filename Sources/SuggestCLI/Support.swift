@@ -307,6 +307,7 @@ struct JSONBytes: ~Copyable {
         switch s.completion {
         case .text(let text): quoted(text)
         case .token: quoted(s.title)
+        case .query(let query): quoted(query.text.isEmpty ? s.title : query.text)
         }
         raw(",\"provider\":")
         quoted(s.provider)
@@ -314,9 +315,23 @@ struct JSONBytes: ~Copyable {
         number(s.score)
         raw(",\"section\":")
         quoted(s.section)
-        if case .token(let token) = s.completion {
+        switch s.completion {
+        case .text: break
+        case .token(let token):
             raw(",\"token\":")
             self.token(token)
+        case .query(let query):
+            // A search of tokens only completes, as before `.query` existed, as its first token; `tokens` has all.
+            if query.text.isEmpty, let first = query.tokens.first {
+                raw(",\"token\":")
+                self.token(first)
+            }
+            raw(",\"tokens\":[")
+            for (i, token) in query.tokens.enumerated() {
+                if i > 0 { byte(0x2C) }
+                self.token(token)
+            }
+            byte(0x5D)
         }
         raw(",\"title\":")
         quoted(s.title)

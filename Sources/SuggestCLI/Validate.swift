@@ -1,27 +1,23 @@
 import ArgumentParser
 import Suggest
+import SuggestValidation
 
-/// `suggest validate FILE...`: exit 0 when every file is valid, 1 with every error listed.
+/// `suggest validate FILE...`: exit 0 when every file is valid, 1 with every error listed. Built-in provider types
+/// only; a package with its own types validates with its own executable (``SuggestValidation/main(registry:arguments:)``).
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check configuration files; list every problem with its place."
+        abstract: "Check configuration files; list every problem with its place.",
+        discussion: """
+            Knows the built-in provider types only. For your own types, build a validator: an executable whose \
+            main is `SuggestValidation.main(registry: yourRegistry)`; `swift package suggest-validate` finds it.
+            """
     )
 
     @Argument(help: "Configuration files to check.")
     var files: [String]
 
     func run() throws {
-        var failed = false
-        for file in files {
-            do {
-                let configuration = try EngineConfiguration(contentsOf: file, registry: .cli)
-                let ids = configuration.slots.map(\.provider.id).joined(separator: ", ")
-                Console.out("\(file): OK (\(configuration.slots.count) providers: \(ids))")
-            } catch {
-                failed = true
-                for e in error.errors { Console.error("error: \(e)") }
-            }
-        }
-        if failed { throw ExitCode(1) }
+        let status = SuggestValidation.validate(files: files, registry: .cli)
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -172,6 +172,10 @@ public struct FuzzyProvider: ConfigurableProvider {
         var matcher = FuzzyMatcher(index: index, options: options)
         matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyState)
         output.candidates.append(contentsOf: matcher.candidates)
+        // The matcher's steps each keep their own top `limit`, and more than one can add to the same tier (at limit
+        // 1, `aplpe` got two one-typo candidates): at most `limit` per tier, as a provider should (the conformance
+        // kit checks it).
+        output.keepBest(perTier: request.limit)
         output.state = matcher.state
         if matcher.walkCut {
             output.notes.append("typo search stopped at maxWalkNodes (\(options.maxWalkNodes)); suggestions may be incomplete")

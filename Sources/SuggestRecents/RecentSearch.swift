@@ -41,10 +41,12 @@ public struct RecentSearch: Hashable, Sendable, Codable {
         query.text.isEmpty ? query.tokens.map(\.display).joined(separator: ", ") : query.text
     }
 
-    /// What choosing its suggestion does: complete the text, or, for a search of tokens only, add its first token.
+    /// What choosing its suggestion does: complete the text (a search without tokens), add the token (a search of
+    /// one token and no text), or put the whole search back — text and tokens (any other).
     var suggestionCompletion: Suggestion.Completion {
-        if query.text.isEmpty, let token = query.tokens.first { return .token(token) }
-        return .text(query.text)
+        if query.tokens.isEmpty { return .text(query.text) }
+        if query.text.isEmpty && query.tokens.count == 1 { return .token(query.tokens[0]) }
+        return .query(SearchQuery(text: query.text, tokens: query.tokens))
     }
 
     /// Its suggestion's subtitle: the tokens, when the title does not show them already.

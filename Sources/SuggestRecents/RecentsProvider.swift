@@ -14,8 +14,9 @@ public import SuggestCore
 ///   word-prefix, then contains — each tier by frecency. They go to the "Recent" section (its quota, 3 by
 ///   default, is the engine's ``EngineOptions/sections``) with the `clock` symbol.
 /// - **Restores whole:** a recent search without tokens completes as its text; one made only of one token completes
-///   as that token; for any other, the suggestion shows the tokens as its subtitle and ``storedQuery(for:)`` gives
-///   the whole ``SearchQuery`` (text, tokens, scope) to put back in the field.
+///   as that token; any other completes as `.query` (its text and tokens, which ``SearchSession/choose(_:)`` puts
+///   back in the field) and shows its tokens as the subtitle when it has text. ``storedQuery(for:)`` gives the
+///   whole ``SearchQuery`` (text, tokens, scope).
 /// - **Stores** through a ``RecentsStore``; without one (or `"ephemeral": true`) it keeps them in memory only.
 ///   Writing happens in ``record(_:)``, ``remove(_:)`` and ``clear()`` (on the caller's thread, never on a
 ///   keystroke); a store that cannot be read or written is reported in the keystroke's diagnostics notes.
@@ -166,14 +167,17 @@ public final class RecentsProvider: ConfigurableProvider {
         let index = state.withLock { $0.index }
         let title = RecentSearch.collapsedFolded(suggestion.title)
         var best: RecentSearch? = nil
-        // Entries are in frecency order: the first with the same title and subtitle is the one suggested.
+        var sameSubtitle: RecentSearch? = nil
+        // Entries are in frecency order: the first with the same title, completion and subtitle is the one suggested
+        // (then one with the same subtitle: a suggestion built by hand with a text completion).
         for search in index.searches where RecentSearch.collapsedFolded(search.title) == title {
-            if search.suggestionCompletion == suggestion.completion && search.suggestionSubtitle == suggestion.subtitle {
-                return search
+            if search.suggestionSubtitle == suggestion.subtitle {
+                if search.suggestionCompletion == suggestion.completion { return search }
+                if sameSubtitle == nil { sameSubtitle = search }
             }
             if best == nil { best = search }
         }
-        return best
+        return sameSubtitle ?? best
     }
 
     // MARK: Changing
@@ -309,6 +313,8 @@ public final class RecentsProvider: ConfigurableProvider {
             var tokens = query.tokens
             if !tokens.contains(token) { tokens.append(token) }
             record(SearchQuery(text: "", tokens: tokens, scope: query.scope))
+        case .query(let chosen):
+            record(SearchQuery(text: chosen.text, tokens: chosen.tokens, scope: query.scope))
         }
     }
 

@@ -7,6 +7,8 @@ extension TokenProvider {
         var isExact: Bool
         /// The typed part, as a UTF-8 range in `token.display`.
         var matchedRange: Range<Int>?
+        /// Where the typed part starts in the analysed text (UTF-8 offset); it runs to the text's end.
+        var start: Int
     }
 
     /// What one pass over the text found.
@@ -24,6 +26,8 @@ extension TokenProvider {
         var rule: Int
         var value: Range<Int>
         var kind: Range<Int>?
+        /// The whole match (`from:al`), which a chosen suggestion replaces.
+        var match: Range<Int>
     }
 
     /// Finds the tokens in `text`: splits at delimiters, applies the rules (in order), then the vocabulary, and
@@ -161,7 +165,7 @@ extension TokenProvider {
                     found.append((match.range.lowerBound, rule.token(value: value, kind: kind)))
                     added.append(match.range.lowerBound..<(end + space))
                 } else if !closed && end == segment.upperBound && !rule.values.isEmpty {
-                    partials.append(RulePartial(rule: index, value: valueRange, kind: match.kind))
+                    partials.append(RulePartial(rule: index, value: valueRange, kind: match.kind, match: match.range))
                 }
             }
         }
@@ -186,7 +190,14 @@ extension TokenProvider {
                 let prefix = Self.originalLength(ofFoldedPrefix: typed.count, in: value)
                 matched = base..<(base + prefix)
             }
-            partials.append(Partial(token: token, isExact: candidate.count == typed.count, matchedRange: matched))
+            partials.append(
+                Partial(
+                    token: token,
+                    isExact: candidate.count == typed.count,
+                    matchedRange: matched,
+                    start: partial.match.lowerBound
+                )
+            )
         }
     }
 
@@ -269,7 +280,8 @@ extension TokenProvider {
                     Partial(
                         token: token,
                         isExact: Int(vocabulary.foldedLengths[entry]) == typedLength,
-                        matchedRange: 0..<matched
+                        matchedRange: 0..<matched,
+                        start: Int(folded.offsets[i])
                     )
                 )
             }

@@ -34,12 +34,18 @@ extension TokenProvider {
     /// The text that makes `token` again: the `editText` of the first rule of its kind that has one
     /// (`$value`/`$kind` replaced), else the token's value.
     public func editableText(for token: SearchToken) -> String {
+        editText(for: token) ?? token.value
+    }
+
+    /// The `editText` of the first rule of `token`'s kind that has one (`$value`/`$kind` replaced), else nil: what
+    /// ``SuggestionEngine/editText(for:)`` and so ``SearchSession/deleteBackward()`` put back in the field.
+    public func editText(for token: SearchToken) -> String? {
         for rule in rules where rule.kind == token.kind {
             if let template = rule.editText {
                 return TokenRule.render(template, value: token.value, kind: token.kind)
             }
         }
-        return token.value
+        return nil
     }
 }
 

@@ -68,8 +68,35 @@ public struct TokenProvider: ConfigurableProvider {
         return TokenExtraction(
             tokens: analysis.tokens,
             remainingText: analysis.remainingText,
-            suggestedTokens: analysis.partials.map(\.token)
+            suggestedTokens: analysis.partials.map(\.token),
+            replacedRanges: Self.replacedRanges(analysis.partials, in: query.text, remaining: analysis.remainingText)
         )
+    }
+
+    /// Each partial's typed part (from its start to the end of `text`) as a range of `remaining`, where it is the
+    /// same suffix (it is, unless tokens were taken from inside it); partials for which it is not get none.
+    static func replacedRanges(
+        _ partials: [Partial],
+        in text: String,
+        remaining: String
+    ) -> [SearchToken: Range<Int>] {
+        guard !partials.isEmpty else { return [:] }
+        var text = text
+        var remaining = remaining
+        var ranges: [SearchToken: Range<Int>] = [:]
+        text.withUTF8 { bytes in
+            remaining.withUTF8 { kept in
+                for partial in partials where ranges[partial.token] == nil {
+                    guard partial.start >= 0, partial.start <= bytes.count else { continue }
+                    let typed = bytes[partial.start...]
+                    guard typed.count <= kept.count, kept[(kept.count - typed.count)...].elementsEqual(typed) else {
+                        continue
+                    }
+                    ranges[partial.token] = (kept.count - typed.count)..<kept.count
+                }
+            }
+        }
+        return ranges
     }
 
     /// Suggestions whose completion is a token, for a token being typed at the end of the (remaining) text.

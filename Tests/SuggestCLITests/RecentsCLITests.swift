@@ -149,6 +149,10 @@ struct RecentsCLITests {
         let suggestion = try #require((try CLIRunner.json(output.lines[1])["suggestions"] as? [[String: Any]])?.first)
         #expect(suggestion["text"] as? String == "notes")
         #expect(suggestion["subtitle"] as? String == "From: alice")
+        // The tokens to restore with it (a `.query` completion); no single `token`, since it has text.
+        let tokens = try #require(suggestion["tokens"] as? [[String: String]])
+        #expect(tokens == [["kind": "from", "value": "alice", "display": "From: alice"]])
+        #expect(suggestion["token"] == nil)
         let list = try CLIRunner.run(["recents", "list", "--config", config, "--json"])
         let entry = try CLIRunner.json(try #require(list.lines.first))
         #expect((entry["tokens"] as? [[String: String]])?.first?["value"] == "alice")

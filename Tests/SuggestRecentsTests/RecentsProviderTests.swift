@@ -125,7 +125,8 @@ struct RecentsProviderTests {
         let candidate = try #require(provider.candidates("rel").first)
         #expect(candidate.title == "release notes")
         #expect(candidate.subtitle == "From: alice, Swift")
-        #expect(candidate.completion == .text("release notes"))
+        // Choosing it puts the text and the tokens back (``SearchSession/choose(_:)``).
+        #expect(candidate.completion == .query(SearchQuery(text: "release notes", tokens: [alice, swift])))
         let suggestion = Suggestion(
             title: candidate.title,
             subtitle: candidate.subtitle,

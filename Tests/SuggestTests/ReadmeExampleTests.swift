@@ -47,6 +47,31 @@ struct ReadmeExampleTests {
         engine.submit(SearchQuery(text: "apple"))  // recent searches learn from this
     }
 
+    @MainActor
+    @Test func embeddingASearchSession() throws {
+        // README: "Embed it in Swift", the SearchSession example (with the fruits of the example above)
+        let fruits = StaticProvider(items: [
+            .init(title: "Apple", systemImage: "leaf"),
+            .init(title: "Apricot"),
+            .init(title: "Green Apple"),
+            .init(title: "Chicken", completion: .token(SearchToken(kind: "ingredient", value: "Chicken"))),
+        ])
+        let recents = RecentsProvider()
+        let engine = SuggestionEngine(providers: [recents, fruits])
+        let session = SearchSession(engine: engine)  // one per search field, on the main actor
+        session.text = "chi"  // a keystroke: `session.result` answers it
+        session.choose(session.result.suggestions[0])  // the token Chicken: added, "chi" removed
+        #expect(session.tokens.map(\.value) == ["Chicken"] && session.text.isEmpty)
+        session.text = "ap"
+        session.choose(session.result.suggestions[0])  // "Apple": the text completion replaces the text
+        #expect(session.text == "Apple")
+        session.submit()  // recorded; `result` answers the field as it now is
+        #expect(recents.searches.first?.query == SearchQuery(text: "Apple", tokens: session.tokens))
+        #expect(session.result.suggestions.first?.section == "Recent")
+        session.dismiss()  // Cancel: the field empties, `isSearching` is false
+        #expect(session.text.isEmpty && session.tokens.isEmpty && !session.isSearching)
+    }
+
     @Test func configuringWithJSONAndACustomProvider() throws {
         var registry = ProviderRegistry.builtIn
         registry.register(ColorProvider.self)

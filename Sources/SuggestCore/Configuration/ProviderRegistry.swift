@@ -139,6 +139,50 @@ public struct ProviderRegistry: Sendable {
         }
     }
 
+    /// Registers (or replaces) `typeName`, built by a closure from its decoded configuration: the form for a
+    /// provider built from live app state (a contacts store, a database) that ``ConfigurableProvider``'s
+    /// `init(configuration:context:)` cannot reach.
+    ///
+    /// ```swift
+    /// registry.register("contacts", configuration: ContactsProvider.Configuration.self) { configuration, context in
+    ///     ContactsProvider(id: context.id, store: contacts, fields: configuration.fields)
+    /// }
+    /// ```
+    /// The entry's keys are checked as for a ``ConfigurableProvider``: `configuration` must read every key it accepts.
+    /// - Parameters:
+    ///   - configuration: the provider's own keys.
+    ///   - make: builds the provider; called once per configuration that names `typeName` (each time a
+    ///     configuration is read, by `suggest validate` too), on the thread that reads it.
+    public mutating func register<Configuration: Decodable & Sendable>(
+        _ typeName: String,
+        configuration: Configuration.Type,
+        defaultSection: String? = nil,
+        make: @escaping @Sendable (_ configuration: Configuration, _ context: ProviderContext) throws -> any SuggestionProvider
+    ) {
+        register(typeName, defaultSection: defaultSection) { entry, decoder, context in
+            try make(try decoder.decode(Configuration.self, from: entry), context)
+        }
+    }
+
+    /// Registers (or replaces) `typeName` for a provider without keys of its own (only `type`, `id`, `weight`,
+    /// `section`, `exactMatch`; any other key is an error), built by `make` from live app state.
+    ///
+    /// ```swift
+    /// registry.register("contacts") { context in ContactsProvider(id: context.id, store: contacts) }
+    /// ```
+    public mutating func register(
+        _ typeName: String,
+        defaultSection: String? = nil,
+        make: @escaping @Sendable (_ context: ProviderContext) throws -> any SuggestionProvider
+    ) {
+        register(typeName, configuration: NoKeys.self, defaultSection: defaultSection) { _, context in
+            try make(context)
+        }
+    }
+
+    /// The configuration of a provider without keys of its own.
+    struct NoKeys: Decodable, Sendable {}
+
     /// Registers (or replaces) a factory for `typeName`.
     public mutating func register(_ typeName: String, defaultSection: String? = nil, factory: @escaping Factory) {
         if entries[typeName] == nil { typeNames.append(typeName) }

@@ -3,18 +3,17 @@ import Synchronization
 extension SuggestionEngine {
     /// Answers one keystroke with every provider: synchronous ones inline, asynchronous ones concurrently, each
     /// within its deadline. A provider that misses its deadline is reported as cancelled.
-    public func suggestions(for query: SearchQuery, session: inout TypingSession) async -> SuggestionResult {
+    ///
+    /// Named apart from the synchronous ``suggestions(for:session:)`` (which skips asynchronous providers) so that
+    /// an `async` caller, such as a server handler, never picks one for the other by accident.
+    ///
+    /// Cancelling the calling task cancels the asynchronous providers' tasks too (they see `Task.isCancelled`, and
+    /// `Task.sleep` or `URLSession` calls in them throw `CancellationError`); the call then returns at once with
+    /// them reported as cancelled, even if a provider does not check for cancellation.
+    /// - Complexity: the synchronous providers' work, then the slowest asynchronous provider or its deadline.
+    public func allSuggestions(for query: SearchQuery, session: inout TypingSession) async -> SuggestionResult {
         let start = ContinuousClock.now
-        session.generation &+= 1
-        var work = begin(query, session: session)
-        var remote: [Int] = []
-        for (index, slot) in slots.enumerated() {
-            if case .asynchronous = slot.provider.execution {
-                remote.append(index)
-            } else {
-                runSynchronous(index, slot, &work, &session)
-            }
-        }
+        var (work, remote) = answerSynchronously(query, session: &session, markingPending: false)
         if !remote.isEmpty {
             let answers = await runAsynchronous(remote, work: work, states: session.states, generation: session.generation)
             for answer in answers { apply(answer, to: &work, states: &session.states) }
@@ -22,10 +21,32 @@ extension SuggestionEngine {
         return finish(work, generation: session.generation, since: start)
     }
 
+    /// Answers one keystroke in two steps, for a search field: the synchronous providers now (the returned
+    /// ``PendingKeystroke/result``, asynchronous providers reported `.pending`), then
+    /// ``PendingKeystroke/updates(_:)`` runs the asynchronous ones and hands over the result again each time one of
+    /// them answers or misses its deadline. ``SearchSession`` runs every keystroke this way.
+    /// - Complexity: the synchronous providers' work plus O(c log c) for c candidates.
+    public func startSuggestions(for query: SearchQuery, session: inout TypingSession) -> PendingKeystroke {
+        let start = ContinuousClock.now
+        let (work, remote) = answerSynchronously(query, session: &session, markingPending: true)
+        let result = finish(work, generation: session.generation, since: start)
+        var states: [Int: any Sendable] = [:]
+        for index in remote { states[index] = session.states[index] }
+        return PendingKeystroke(
+            result: result,
+            engine: self,
+            work: work,
+            remote: remote,
+            states: states,
+            start: start
+        )
+    }
+
     /// Answers a stream of keystrokes, latest wins: for each query it yields the synchronous providers' result at
     /// once, then an update (same ``SuggestionResult/generation``) each time an asynchronous provider answers in
-    /// time. Answers for a keystroke that a newer one has replaced are dropped, never shown. The stream buffers only
-    /// the newest result, so a slow consumer skips stale ones.
+    /// time. Answers for a keystroke that a newer one has replaced are dropped, never shown, and its asynchronous
+    /// providers' tasks are cancelled. The stream buffers only the newest result, so a slow consumer skips stale
+    /// ones.
     public func results<Queries: AsyncSequence & Sendable>(
         for queries: Queries
     ) -> AsyncStream<SuggestionResult> where Queries.Element == SearchQuery {
@@ -58,7 +79,9 @@ extension SuggestionEngine {
                         }
                     }
                     let localStates = session.states
-                    shared.states.withLock { all in for index in slots.indices where !remote.contains(index) { all[index] = localStates[index] } }
+                    shared.states.withLock { all in
+                        for index in slots.indices where !remote.contains(index) { all[index] = localStates[index] }
+                    }
                     continuation.yield(finish(work, generation: generation, since: start))
                     guard !remote.isEmpty else { continue }
                     let snapshot = work
@@ -67,7 +90,12 @@ extension SuggestionEngine {
                         await withTaskGroup(of: AsyncAnswer.self) { group in
                             for index in remote {
                                 group.addTask {
-                                    await self.runOne(index, work: snapshot, previousState: shared.states.withLock { $0[index] }, generation: generation)
+                                    await self.runOne(
+                                        index,
+                                        work: snapshot,
+                                        previousState: shared.states.withLock { $0[index] },
+                                        generation: generation
+                                    )
                                 }
                             }
                             for await answer in group {
@@ -92,24 +120,46 @@ extension SuggestionEngine {
 
     // MARK: Internals
 
+    /// Starts a keystroke: a new generation, the synchronous providers' answers in the returned work, and the
+    /// indices of the asynchronous providers still to run (reported `.pending` when `markingPending`).
+    func answerSynchronously(
+        _ query: SearchQuery,
+        session: inout TypingSession,
+        markingPending: Bool
+    ) -> (work: Work, remote: [Int]) {
+        session.generation &+= 1
+        var work = begin(query, session: session)
+        var remote: [Int] = []
+        for (index, slot) in slots.enumerated() {
+            if case .asynchronous = slot.provider.execution {
+                remote.append(index)
+                if markingPending {
+                    work.reports[index] = .init(provider: slot.provider.id, micros: 0, outcome: .pending)
+                }
+            } else {
+                runSynchronous(index, slot, &work, &session)
+            }
+        }
+        return (work, remote)
+    }
+
     /// The latest generation and the providers' states, shared by a stream's tasks.
     final class StreamState: Sendable {
         let current = Mutex<UInt64>(0)
         let states = Mutex<[Int: any Sendable]>([:])
     }
 
-    /// True for the first caller only.
-    final class Once: Sendable {
-        let done = Mutex(false)
-        func claim() -> Bool { done.withLock { done in defer { done = true }; return !done } }
-    }
-
     struct AsyncAnswer: Sendable {
+        enum Outcome: Sendable {
+            case answered(ProviderOutput)
+            case failed(String)
+            case timedOut
+            case cancelled
+        }
+
         var index: Int
-        var output: ProviderOutput?
-        var error: String?
+        var outcome: Outcome
         var micros: Double
-        var timedOut: Bool
     }
 
     func runAsynchronous(
@@ -143,47 +193,188 @@ extension SuggestionEngine {
         let outcome = await Self.race(deadline: deadline) { try await provider.suggestions(for: request) }
         let micros = Self.micros(since: t0)
         switch outcome {
-        case .none: return AsyncAnswer(index: index, output: nil, error: nil, micros: micros, timedOut: true)
-        case .success(let output)?: return AsyncAnswer(index: index, output: output, error: nil, micros: micros, timedOut: false)
-        case .failure(let error)?: return AsyncAnswer(index: index, output: nil, error: "\(error)", micros: micros, timedOut: false)
+        case .finished(.success(let output)): return AsyncAnswer(index: index, outcome: .answered(output), micros: micros)
+        case .finished(.failure(let error)):
+            if error is CancellationError, Task.isCancelled {
+                return AsyncAnswer(index: index, outcome: .cancelled, micros: micros)
+            }
+            return AsyncAnswer(index: index, outcome: .failed("\(error)"), micros: micros)
+        case .timedOut: return AsyncAnswer(index: index, outcome: .timedOut, micros: micros)
+        case .cancelled: return AsyncAnswer(index: index, outcome: .cancelled, micros: micros)
         }
     }
 
     func apply(_ answer: AsyncAnswer, to work: inout Work, states: inout [Int: any Sendable]) {
         let id = slots[answer.index].provider.id
-        if answer.timedOut {
-            work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .cancelled(reason: "missed its deadline"))
-        } else if let error = answer.error {
+        switch answer.outcome {
+        case .timedOut:
+            work.reports[answer.index] = .init(
+                provider: id,
+                micros: answer.micros,
+                outcome: .cancelled(reason: "missed its deadline")
+            )
+        case .cancelled:
+            work.reports[answer.index] = .init(
+                provider: id,
+                micros: answer.micros,
+                outcome: .cancelled(reason: "the keystroke was cancelled")
+            )
+        case .failed(let error):
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .failed(message: error))
-        } else if let output = answer.output {
+        case .answered(let output):
             work.outputs[answer.index] = output.candidates
             for note in output.notes { work.providerNotes.append("\(id): \(note)") }
             states[answer.index] = output.state
-            work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .answered(count: output.candidates.count))
+            work.reports[answer.index] = .init(
+                provider: id,
+                micros: answer.micros,
+                outcome: .answered(count: output.candidates.count)
+            )
         }
     }
 
-    /// Runs `operation` in its own task and returns its result, or nil once `deadline` has passed (the task is then
-    /// cancelled and its answer ignored, even if the provider does not check for cancellation).
+    /// How a raced operation ended.
+    enum RaceOutcome<T: Sendable>: Sendable {
+        case finished(Result<T, any Error>)
+        case timedOut
+        case cancelled
+    }
+
+    /// Runs `operation` in a task of its own and returns its result — or `.timedOut` once `deadline` has passed, or
+    /// `.cancelled` as soon as the calling task is cancelled; in both cases the operation's task is cancelled and its
+    /// answer ignored.
+    ///
+    /// Why not a task group racing the operation against a sleep: a group waits for all its children before it
+    /// returns, so a provider that never checks for cancellation would hold the keystroke past its deadline. Here the
+    /// operation runs in an unstructured task, and `withTaskCancellationHandler` forwards the caller's cancellation
+    /// to it (a superseded keystroke's provider sees `Task.isCancelled`); the caller resumes at the deadline or on
+    /// cancellation whatever the provider does.
     static func race<T: Sendable>(
         deadline: Duration,
         _ operation: @escaping @Sendable () async throws -> T
-    ) async -> Result<T, any Error>? {
-        let once = Once()
-        let claim: @Sendable () -> Bool = { once.claim() }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, any Error>?, Never>) in
+    ) async -> RaceOutcome<T> {
+        let race = Race<T>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<RaceOutcome<T>, Never>) in
+                race.start(continuation, deadline: deadline, operation)
+            }
+        } onCancel: {
+            race.end(.cancelled)
+        }
+    }
+
+    /// The state of one ``race(deadline:_:)``: the first of the operation, the deadline and the caller's
+    /// cancellation to end it resumes the caller and cancels the other tasks.
+    final class Race<T: Sendable>: Sendable {
+        struct State {
+            var continuation: CheckedContinuation<RaceOutcome<T>, Never>?
+            var ended: RaceOutcome<T>?
+            var work: Task<Void, Never>?
+            var timer: Task<Void, Never>?
+        }
+
+        let state = Mutex(State())
+
+        func start(
+            _ continuation: CheckedContinuation<RaceOutcome<T>, Never>,
+            deadline: Duration,
+            _ operation: @escaping @Sendable () async throws -> T
+        ) {
+            let ended = state.withLock { state -> RaceOutcome<T>? in
+                if state.ended == nil { state.continuation = continuation }
+                return state.ended
+            }
+            // Cancelled before it started.
+            if let ended { return continuation.resume(returning: ended) }
             let work = Task {
                 let result: Result<T, any Error>
                 do { result = .success(try await operation()) } catch { result = .failure(error) }
-                if claim() { continuation.resume(returning: result) }
+                self.end(.finished(result))
             }
-            Task {
-                try? await Task.sleep(for: deadline)
-                if claim() {
-                    work.cancel()
-                    continuation.resume(returning: nil)
+            let timer = Task {
+                do { try await Task.sleep(for: deadline) } catch { return }
+                self.end(.timedOut)
+            }
+            let alreadyEnded = state.withLock { state in
+                guard state.ended == nil else { return true }
+                state.work = work
+                state.timer = timer
+                return false
+            }
+            if alreadyEnded {
+                work.cancel()
+                timer.cancel()
+            }
+        }
+
+        /// Ends the race with `outcome` unless it has ended already.
+        func end(_ outcome: RaceOutcome<T>) {
+            let (continuation, work, timer) = state.withLock { state in
+                guard state.ended == nil else {
+                    return (CheckedContinuation<RaceOutcome<T>, Never>?.none, Task<Void, Never>?.none, Task<Void, Never>?.none)
                 }
+                state.ended = outcome
+                defer {
+                    state.continuation = nil
+                    state.work = nil
+                    state.timer = nil
+                }
+                return (state.continuation, state.work, state.timer)
+            }
+            work?.cancel()
+            timer?.cancel()
+            continuation?.resume(returning: outcome)
+        }
+    }
+}
+
+/// A keystroke answered by its synchronous providers, its asynchronous providers still to ask (from
+/// ``SuggestionEngine/startSuggestions(for:session:)``).
+public struct PendingKeystroke: Sendable {
+    /// The synchronous providers' result; asynchronous providers are reported `.pending`.
+    public let result: SuggestionResult
+    let engine: SuggestionEngine
+    let work: SuggestionEngine.Work
+    let remote: [Int]
+    let states: [Int: any Sendable]
+    let start: ContinuousClock.Instant
+
+    /// Whether asynchronous providers are still to answer (then call ``updates(_:)``).
+    public var hasAsynchronousProviders: Bool { !remote.isEmpty }
+
+    /// Runs the asynchronous providers concurrently, each within its deadline, and calls `update` (on the caller's
+    /// actor) with the keystroke's result — same ``SuggestionResult/generation`` — each time one of them answers,
+    /// fails or misses its deadline. Returns when all have, or as soon as the calling task is cancelled (then
+    /// `update` is not called again and the providers' tasks are cancelled: a new keystroke cancels the old one's).
+    public func updates(_ update: (SuggestionUpdate) -> Void) async {
+        guard !remote.isEmpty else { return }
+        let generation = result.generation
+        var work = self.work
+        await withTaskGroup(of: SuggestionEngine.AsyncAnswer.self) { group in
+            for index in remote {
+                let state = states[index]
+                let snapshot = self.work
+                let engine = self.engine
+                group.addTask {
+                    await engine.runOne(index, work: snapshot, previousState: state, generation: generation)
+                }
+            }
+            for await answer in group {
+                guard !Task.isCancelled else { return }
+                var answered: [Int: any Sendable] = [:]
+                engine.apply(answer, to: &work, states: &answered)
+                let result = engine.finish(work, generation: generation, since: start)
+                update(SuggestionUpdate(result: result, slot: answer.index, state: answered[answer.index]))
             }
         }
     }
+}
+
+/// An asynchronous provider's answer to a keystroke: the keystroke's result with it, and what the provider keeps for
+/// the typing session's next keystroke (``TypingSession/record(_:)``).
+public struct SuggestionUpdate: Sendable {
+    /// The keystroke's result with every answer so far.
+    public let result: SuggestionResult
+    let slot: Int
+    let state: (any Sendable)?
 }

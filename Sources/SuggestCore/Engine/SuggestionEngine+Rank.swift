@@ -20,6 +20,14 @@ public enum MergeKey: Hashable, Sendable {
         case .token(let token):
             TextNormalizer.normalize(token.value, into: &buffer)
             self = .token(kind: token.kind, value: String(decoding: buffer, as: UTF8.self))
+        case .query(let query):
+            if query.text.isEmpty, let token = query.tokens.first {
+                TextNormalizer.normalize(token.value, into: &buffer)
+                self = .token(kind: token.kind, value: String(decoding: buffer, as: UTF8.self))
+            } else {
+                TextNormalizer.normalize(query.text, into: &buffer)
+                self = .text(String(decoding: buffer, as: UTF8.self))
+            }
         }
     }
 }
@@ -298,7 +306,7 @@ extension SuggestionEngine {
         var common = 0
         for entry in shown where entry.tier <= .prefix {
             guard case .text(let key) = entry.key,
-                case .text(let text) = outputs[entry.provider][entry.candidate].completion
+                let text = outputs[entry.provider][entry.candidate].completion.text
             else { continue }
             let utf8 = Substring(key).utf8
             guard let (_, firstKey) = first else {

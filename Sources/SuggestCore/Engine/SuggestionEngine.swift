@@ -37,7 +37,7 @@ public final class SuggestionEngine: Sendable {
     public var providers: [any SuggestionProvider] { slots.map(\.provider) }
 
     /// Answers one keystroke with the synchronous providers (asynchronous ones are reported as skipped; use
-    /// ``suggestions(for:session:)-async`` or ``results(for:)`` to include them).
+    /// ``allSuggestions(for:session:)``, ``startSuggestions(for:session:)`` or ``results(for:)`` to include them).
     /// - Complexity: the providers' work plus O(c log c) for c candidates.
     public func suggestions(for query: SearchQuery, session: inout TypingSession) -> SuggestionResult {
         let start = ContinuousClock.now
@@ -125,12 +125,23 @@ public final class SuggestionEngine: Sendable {
         for slot in slots { slot.provider.didSelect(suggestion, for: query) }
     }
 
+    /// The text that backspace into `token` puts back in the field: the first provider's
+    /// ``SuggestionProvider/editText(for:)`` that has one (a token rule's `editText`: `from:alice`), else the token's
+    /// value. It carries no trailing space or delimiter, so it stays text while the person edits it.
+    public func editText(for token: SearchToken) -> String {
+        for slot in slots {
+            if let text = slot.provider.editText(for: token) { return text }
+        }
+        return token.value
+    }
+
     // MARK: The parts of a keystroke
 
     /// The state of one keystroke between its steps.
     struct Work: Sendable {
         var prepared: PreparedQuery
         var suggestedTokens: [SearchToken]
+        var replacedRanges: [SearchToken: Range<Int>] = [:]
         var outputs: [[SuggestionCandidate]]
         var reports: [SuggestionResult.Diagnostics.ProviderReport?]
         var notes: [String]
@@ -142,6 +153,7 @@ public final class SuggestionEngine: Sendable {
     func begin(_ query: SearchQuery, session: TypingSession) -> Work {
         var query = query
         var suggestedTokens: [SearchToken] = []
+        var replacedRanges: [SearchToken: Range<Int>] = [:]
         var reports = [SuggestionResult.Diagnostics.ProviderReport?](repeating: nil, count: slots.count)
         var notes: [String] = []
         if query.text.utf8.count > options.maxQueryLength {
@@ -153,6 +165,11 @@ public final class SuggestionEngine: Sendable {
         for (index, slot) in slots.enumerated() {
             do {
                 if let extraction = try slot.provider.extractTokens(from: query, submitting: false) {
+                    // Ranges measured on text that this provider changed no longer hold.
+                    if extraction.remainingText != query.text { replacedRanges.removeAll() }
+                    for (token, range) in extraction.replacedRanges where replacedRanges[token] == nil {
+                        replacedRanges[token] = range
+                    }
                     query.tokens = extraction.tokens
                     query.text = extraction.remainingText
                     for token in extraction.suggestedTokens
@@ -172,6 +189,7 @@ public final class SuggestionEngine: Sendable {
         return Work(
             prepared: prepared,
             suggestedTokens: suggestedTokens,
+            replacedRanges: replacedRanges,
             outputs: Array(repeating: [], count: slots.count),
             reports: reports,
             notes: notes
@@ -224,6 +242,7 @@ public final class SuggestionEngine: Sendable {
             tokens: work.prepared.query.tokens,
             remainingText: work.prepared.query.text,
             suggestedTokens: work.suggestedTokens,
+            replacedRanges: work.replacedRanges,
             commonCompletion: common,
             diagnostics: .init(providers: work.reports.compactMap { $0 }, notes: notes)
         )

@@ -11,4 +11,12 @@ public struct TypingSession: Sendable {
     public mutating func reset() {
         states.removeAll(keepingCapacity: true)
     }
+
+    /// Keeps what an asynchronous provider kept from its answer (``PendingKeystroke/updates(_:)``) for its next
+    /// keystroke, if `update` answers this session's latest keystroke; an update of an older keystroke changes
+    /// nothing.
+    public mutating func record(_ update: SuggestionUpdate) {
+        guard update.result.generation == generation else { return }
+        states[update.slot] = update.state
+    }
 }

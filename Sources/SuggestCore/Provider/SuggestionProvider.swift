@@ -44,6 +44,11 @@ public protocol SuggestionProvider: Sendable {
 
     /// The person chose `suggestion` while `query` was typed.
     func didSelect(_ suggestion: Suggestion, for query: SearchQuery)
+
+    /// The text that backspace into `token` puts back in the field (`from:alice` for the token From: alice), if this
+    /// provider made the token and knows better than its value; nil otherwise (the default). See
+    /// ``SuggestionEngine/editText(for:)``.
+    func editText(for token: SearchToken) -> String?
 }
 
 /// Where a provider runs.
@@ -69,6 +74,7 @@ extension SuggestionProvider {
     public func extractTokens(from query: SearchQuery, submitting: Bool) throws -> TokenExtraction? { nil }
     public func didSubmit(_ query: SearchQuery) {}
     public func didSelect(_ suggestion: Suggestion, for query: SearchQuery) {}
+    public func editText(for token: SearchToken) -> String? { nil }
 }
 
 /// Everything a provider gets for one keystroke.
@@ -143,10 +149,21 @@ public struct TokenExtraction: Hashable, Sendable {
     public var remainingText: String
     /// Tokens to offer for a partly typed one.
     public var suggestedTokens: [SearchToken]
+    /// For a suggested token (or a token completion) offered for text being typed: the UTF-8 range of
+    /// ``remainingText`` that choosing it replaces — all of `"sweet po"` for the vocabulary entry Sweet Potato, not
+    /// just `"po"`. A token without a range here replaces what ``SearchSession`` guesses (see
+    /// ``SearchSession/add(_:)``).
+    public var replacedRanges: [SearchToken: Range<Int>]
 
-    public init(tokens: [SearchToken], remainingText: String, suggestedTokens: [SearchToken] = []) {
+    public init(
+        tokens: [SearchToken],
+        remainingText: String,
+        suggestedTokens: [SearchToken] = [],
+        replacedRanges: [SearchToken: Range<Int>] = [:]
+    ) {
         self.tokens = tokens
         self.remainingText = remainingText
         self.suggestedTokens = suggestedTokens
+        self.replacedRanges = replacedRanges
     }
 }

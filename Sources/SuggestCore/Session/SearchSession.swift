@@ -1,15 +1,27 @@
 public import Observation
 
-/// The model a search field binds to: text, tokens and scope in; suggestions, suggested tokens and diagnostics
-/// out. Each change of ``text``, ``tokens`` or ``scope`` is a keystroke: the engine answers at once (local
-/// providers), text that turned into tokens moves into ``tokens``, and ``result`` changes.
+/// The model a search field binds to — SwiftUI's `.searchable` semantics, every decision made here so that it is the
+/// same on every platform and tested without a UI (`SuggestUI` only binds it).
+///
+/// - **Keystrokes.** Each change of ``text``, ``tokens`` or ``scope`` is a keystroke: the synchronous providers
+///   answer at once (``result``), text that turned into tokens moves into ``tokens``; then each asynchronous
+///   provider's answer updates ``result`` (same ``SuggestionResult/generation``) when it comes within its deadline.
+///   A newer keystroke cancels the older one's asynchronous providers, and an answer for a superseded keystroke never
+///   reaches ``result``.
+/// - **Tokens.** ``choose(_:)`` applies a suggestion; ``add(_:)`` adds a token and removes the whole partly typed
+///   phrase it replaces (`sweet po` for Sweet Potato). When SwiftUI itself appends a tapped suggested token to
+///   ``tokens``, the typed fragment goes too. ``deleteBackward()`` on an empty field turns the last token back into
+///   editable text (`from:alice`).
+/// - **Presentation.** ``isSearching`` binds to `.searchable(isPresented:)`; ``dismiss()`` (or the person's Cancel)
+///   ends the typing session and empties the field, as SwiftUI's `dismissSearch` does. ``submit()`` records the
+///   search and answers the field as it then is.
+/// - **Long text.** Text longer than ``EngineOptions/maxQueryLength`` is cut for matching only: the field keeps
+///   what was typed.
 ///
 /// ```swift
 /// @State var search = SearchSession(engine: engine)
-/// // .searchable(text: $search.text, tokens: $search.tokens) { token in Text(token.display) }
-/// // .searchSuggestions { ForEach(search.result.suggestions, id: \.title) { … } }
+/// // SuggestUI: List { … }.searchSession(search)
 /// ```
-/// All logic lives here, so it is the same on every platform and testable without a UI.
 @MainActor
 @Observable
 public final class SearchSession {
@@ -18,12 +30,14 @@ public final class SearchSession {
 
     /// The field's text. Setting it runs a keystroke.
     public var text: String = "" {
-        didSet { if !isApplying && text != oldValue { keystroke() } }
+        didSet { if !isApplying && text != oldValue { edited(from: oldValue) } }
     }
 
-    /// The tokens in the field. Setting them runs a keystroke.
+    /// The tokens in the field. Setting them runs a keystroke. When the new value is the old one plus a token the
+    /// last result offered (SwiftUI appends a tapped suggested token itself), the typed fragment that led to it is
+    /// removed from ``text`` as ``add(_:)`` does.
     public var tokens: [SearchToken] = [] {
-        didSet { if !isApplying && tokens != oldValue { keystroke() } }
+        didSet { if !isApplying && tokens != oldValue { tokensChanged(from: oldValue) } }
     }
 
     /// The selected scope. Setting it runs a keystroke.
@@ -31,65 +45,276 @@ public final class SearchSession {
         didSet { if !isApplying && scope != oldValue { keystroke() } }
     }
 
-    /// The latest keystroke's answer.
+    /// Whether the search interface is presented (bind it to `.searchable(isPresented:)`). Setting it to true starts
+    /// a typing session (the field, empty, shows recent searches); setting it to false — the person's Cancel, or
+    /// ``dismiss()`` — ends it: the text and tokens are cleared, as SwiftUI's `dismissSearch` does. Typing sets it
+    /// to true.
+    public var isSearching: Bool = false {
+        didSet { if !isApplying && isSearching != oldValue { isSearching ? present() : end() } }
+    }
+
+    /// The scopes a scope bar offers (SwiftUI's `.searchScopes`), after "All" (a ``scope`` of nil); empty (the
+    /// default): no scope bar.
+    public var scopes: [SearchScope]
+
+    /// The latest keystroke's answer, updated when an asynchronous provider answers it.
     public private(set) var result = SuggestionResult()
+
+    /// The result's suggested tokens, settable for SwiftUI's `suggestedTokens:` binding (SwiftUI removes the token
+    /// it adds to ``tokens``; the session answers again anyway).
+    public var suggestedTokens: [SearchToken] {
+        get { result.suggestedTokens }
+        set { result.suggestedTokens = newValue }
+    }
 
     @ObservationIgnored private var typing = TypingSession()
     @ObservationIgnored private var isApplying = false
+    /// The tokens the latest result offered (suggested tokens and token completions), whatever SwiftUI did to
+    /// ``suggestedTokens`` since.
+    @ObservationIgnored private var offered: [SearchToken] = []
+    /// The task running the latest keystroke's asynchronous providers.
+    @ObservationIgnored private var pending: Task<Void, Never>? = nil
 
-    /// - Parameter showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
-    public init(engine: SuggestionEngine, showsSuggestionsWhenEmpty: Bool = true) {
+    /// - Parameters:
+    ///   - scopes: the scopes a scope bar offers (none: no scope bar).
+    ///   - showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
+    public init(engine: SuggestionEngine, scopes: [SearchScope] = [], showsSuggestionsWhenEmpty: Bool = true) {
         self.engine = engine
+        self.scopes = scopes
         if showsSuggestionsWhenEmpty { keystroke() }
     }
 
     /// The query as the field holds it now.
     public var query: SearchQuery { SearchQuery(text: text, tokens: tokens, scope: scope) }
 
-    /// Runs the engine for the current field and applies token extraction to ``text`` and ``tokens``.
+    // MARK: Keystrokes
+
+    /// Runs the engine for the current field: the synchronous providers' answer becomes ``result`` now and token
+    /// extraction applies to ``text`` and ``tokens`` (unless the text is longer than the engine's
+    /// ``EngineOptions/maxQueryLength``: then the field stays as typed); asynchronous providers' answers follow
+    /// as updates of ``result``. Cancels the previous keystroke's asynchronous providers.
     public func keystroke() {
-        let answer = engine.suggestions(for: query, session: &typing)
-        apply(tokens: answer.tokens, text: answer.remainingText)
-        result = answer
+        pending?.cancel()
+        pending = nil
+        let typed = query
+        let keystroke = engine.startSuggestions(for: typed, session: &typing)
+        let answer = keystroke.result
+        if fitsQueryLength(typed.text) { apply(tokens: answer.tokens, text: answer.remainingText) }
+        show(answer)
+        guard keystroke.hasAsynchronousProviders else { return }
+        let generation = answer.generation
+        pending = Task { [weak self] in
+            await keystroke.updates { update in
+                guard let self, !Task.isCancelled, self.typing.generation == generation else { return }
+                self.typing.record(update)
+                self.show(update.result)
+            }
+        }
     }
 
+    /// Waits until the latest keystroke's asynchronous providers have all answered, failed or missed their deadlines
+    /// (or the keystroke was superseded). For tests and previews; a field never needs to wait.
+    public func waitForUpdates() async {
+        while let task = pending {
+            await task.value
+            if pending == task { return }
+        }
+    }
+
+    // MARK: Choosing
+
     /// The person chose `suggestion`: a text completion replaces the text; a token completion adds the token and
-    /// removes the partly typed word that led to it. The engine learns from the choice.
+    /// removes the partly typed phrase that led to it (``add(_:)``); a query completion (a recent search with
+    /// tokens) puts its text and tokens back in the field. The engine learns from the choice.
     public func choose(_ suggestion: Suggestion) {
         engine.select(suggestion, for: query)
         switch suggestion.completion {
         case .text(let completion):
-            text = completion
+            apply(tokens: tokens, text: completion)
+            keystroke()
         case .token(let token):
-            add(token)
+            add(token, title: suggestion.title)
+        case .query(let restored):
+            apply(tokens: restored.tokens, text: restored.text)
+            keystroke()
         }
     }
 
-    /// Adds a token (a chosen suggested token) and removes the partly typed word that led to it.
+    /// Adds a token (a chosen suggested token) and removes the partly typed phrase it replaces:
+    /// 1. the range the token's provider reported (``SuggestionResult/replacedRanges``: `sweet po` for the vocabulary
+    ///    entry Sweet Potato, `from:al` for From: alice);
+    /// 2. else the longest run of whole words at the end of the text that, folded, starts a word of the token's
+    ///    display text or value (`sweet po`, or `po`, for Sweet Potato);
+    /// 3. else, if the latest result offered the token (a typo match), the last word;
+    /// 4. else nothing: a token from elsewhere (a filter button) leaves the text alone.
     public func add(_ token: SearchToken) {
-        var words = text.split(separator: " ", omittingEmptySubsequences: false)
-        if let last = words.last, !last.isEmpty { words.removeLast() }
-        var kept = words.joined(separator: " ")
-        while kept.hasSuffix(" ") { kept.removeLast() }
+        add(token, title: nil)
+    }
+
+    private func add(_ token: SearchToken, title: String?) {
+        let kept = text(removingFragmentFor: token, title: title)
         apply(tokens: tokens.contains(token) ? tokens : tokens + [token], text: kept)
         keystroke()
     }
 
-    /// Submits the search (return key): text may turn into tokens, providers learn from it, and a new typing session
-    /// starts. Returns the query as submitted.
+    /// Backspace: deletes the last character of the text; on an empty field, turns the last token back into text
+    /// (``SuggestionEngine/editText(for:)``: a token rule's `editText` such as `from:alice`, else the token's
+    /// value), which stays text until the person types a space or a delimiter after it. Does nothing on an empty
+    /// field without tokens.
+    public func deleteBackward() {
+        if !text.isEmpty {
+            text.removeLast()
+        } else if let last = tokens.last {
+            apply(tokens: Array(tokens.dropLast()), text: engine.editText(for: last))
+            keystroke()
+        }
+    }
+
+    // MARK: Submitting and dismissing
+
+    /// Submits the search (return key): text may turn into tokens, providers learn from it, a new typing session
+    /// starts and ``result`` answers the field as it now is (the submitted search among the recent ones). Returns
+    /// the query as submitted (cut to the engine's maximum query length; the field keeps what was typed).
     @discardableResult
     public func submit() -> SearchQuery {
-        let submitted = engine.submit(query)
-        apply(tokens: submitted.tokens, text: submitted.text)
+        let typed = query
+        let submitted = engine.submit(typed)
+        if fitsQueryLength(typed.text) { apply(tokens: submitted.tokens, text: submitted.text) }
         typing.reset()
+        keystroke()
         return submitted
     }
 
-    /// Empties the field and starts a new typing session.
+    /// Empties the field (text and tokens) and starts a new typing session; the scope and ``isSearching`` stay.
     public func clear() {
         apply(tokens: [], text: "")
         typing.reset()
         keystroke()
+    }
+
+    /// Ends the search interaction, as SwiftUI's `dismissSearch` does: ``isSearching`` becomes false, the field is
+    /// emptied and the typing session ends (the asynchronous providers still running are cancelled).
+    public func dismiss() {
+        isSearching = false
+    }
+
+    // MARK: Private
+
+    private func present() {
+        typing.reset()
+        keystroke()
+    }
+
+    private func end() {
+        apply(tokens: [], text: "")
+        typing.reset()
+        keystroke()
+    }
+
+    /// The text changed (the person typed, or SwiftUI wrote a chosen completion): the search is presented.
+    private func edited(from old: String) {
+        if !isSearching { apply(isSearching: true) }
+        // SwiftUI's `.searchCompletion(_:)` writes a chosen text completion into the text itself: learn from it as
+        // `choose` does — unless it was one character typed or deleted at the end, which is typing.
+        let typed =
+            (text.hasPrefix(old) && text.count == old.count + 1) || (old.hasPrefix(text) && old.count == text.count + 1)
+        if !typed, let chosen = result.suggestions.first(where: { $0.completion == .text(text) }) {
+            engine.select(chosen, for: SearchQuery(text: old, tokens: tokens, scope: scope))
+        }
+        keystroke()
+    }
+
+    private func tokensChanged(from old: [SearchToken]) {
+        if tokens.count == old.count + 1, let added = tokens.last, tokens.dropLast().elementsEqual(old),
+            offered.contains(added)
+        {
+            // SwiftUI appended a tapped suggested token (or a `.searchCompletion(token)`): the fragment typed for it
+            // goes, and the engine learns from the choice as `choose` does.
+            if let chosen = result.suggestions.first(where: { $0.completion == .token(added) }) {
+                engine.select(chosen, for: SearchQuery(text: text, tokens: old, scope: scope))
+            }
+            apply(tokens: tokens, text: text(removingFragmentFor: added, title: nil))
+        }
+        if !isSearching && !tokens.isEmpty { apply(isSearching: true) }
+        keystroke()
+    }
+
+    private func show(_ answer: SuggestionResult) {
+        result = answer
+        var offered = answer.suggestedTokens
+        for suggestion in answer.suggestions {
+            if let token = suggestion.completion.token, !offered.contains(token) { offered.append(token) }
+        }
+        self.offered = offered
+    }
+
+    private func fitsQueryLength(_ text: String) -> Bool {
+        text.utf8.count <= engine.options.maxQueryLength
+    }
+
+    /// ``text`` without the fragment `token` replaces (see ``add(_:)``), trailing whitespace trimmed.
+    private func text(removingFragmentFor token: SearchToken, title: String?) -> String {
+        let utf8 = text.utf8
+        if result.remainingText == text, let range = result.replacedRanges[token], range.lowerBound >= 0,
+            range.upperBound <= utf8.count
+        {
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            let upper = utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+            return Self.joined(text[..<lower], text[upper...])
+        }
+        let names = [token.display, token.value] + (title.map { [$0] } ?? [])
+        if let start = Self.fragmentStart(in: text, startingAWordOf: names) {
+            return Self.joined(text[..<start], "")
+        }
+        if offered.contains(token) || title != nil {
+            // Offered for what was typed, but not by prefix (a typo): the last word.
+            let end = text.endIndex
+            var start = end
+            while start > text.startIndex, !text[text.index(before: start)].isWhitespace {
+                start = text.index(before: start)
+            }
+            return Self.joined(text[..<start], text[end...])
+        }
+        return text
+    }
+
+    /// The start of the longest run of whole words at the end of `text` whose folded text starts a word of one of
+    /// `names`, folded; nil if none does.
+    static func fragmentStart(in text: String, startingAWordOf names: [String]) -> String.Index? {
+        let foldedNames = names.map { TextNormalizer.normalizedString($0) }.filter { !$0.isEmpty }
+        var index = text.startIndex
+        while index < text.endIndex {
+            let startsWord = index == text.startIndex || text[text.index(before: index)].isWhitespace
+            if startsWord && !text[index].isWhitespace {
+                let fragment = TextNormalizer.normalizedString(String(text[index...]))
+                for name in foldedNames where startsAWord(fragment, of: name) { return index }
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// Whether `name` has a word (at its start or after a space) that `fragment` is a prefix of.
+    static func startsAWord(_ fragment: String, of name: String) -> Bool {
+        guard !fragment.isEmpty else { return false }
+        var rest = Substring(name)
+        while true {
+            if rest.hasPrefix(fragment) { return true }
+            guard let space = rest.firstIndex(of: " ") else { return false }
+            rest = rest[rest.index(after: space)...]
+        }
+    }
+
+    /// `head` and `tail` joined by one space where both have text; trailing whitespace trimmed.
+    static func joined(_ head: Substring, _ tail: Substring) -> String {
+        var head = head
+        while head.last?.isWhitespace == true { head = head.dropLast() }
+        var tail = tail
+        while tail.first?.isWhitespace == true { tail = tail.dropFirst() }
+        while tail.last?.isWhitespace == true { tail = tail.dropLast() }
+        if head.isEmpty { return String(tail) }
+        if tail.isEmpty { return String(head) }
+        return head + " " + tail
     }
 
     private func apply(tokens newTokens: [SearchToken], text newText: String) {
@@ -97,5 +322,11 @@ public final class SearchSession {
         defer { isApplying = false }
         if newTokens != tokens || newTokens.map(\.display) != tokens.map(\.display) { tokens = newTokens }
         if newText != text { text = newText }
+    }
+
+    private func apply(isSearching newValue: Bool) {
+        isApplying = true
+        defer { isApplying = false }
+        isSearching = newValue
     }
 }

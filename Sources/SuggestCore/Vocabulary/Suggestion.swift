@@ -11,11 +11,17 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
         case text(String)
         /// Add this token to the field (and clear the text that led to it).
         case token(SearchToken)
+        /// Put this whole query back in the field: its text and its tokens (a recent search that had tokens). It
+        /// merges with other completions as its text does (or, with no text, as its first token).
+        case query(SearchQuery)
 
         public var description: String {
             switch self {
             case .text(let text): text
             case .token(let token): token.description
+            case .query(let query):
+                query.tokens.map(\.description).joined(separator: " ")
+                    + (query.tokens.isEmpty || query.text.isEmpty ? "" : " ") + query.text
             }
         }
 
@@ -23,6 +29,15 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
         public var token: SearchToken? {
             if case .token(let token) = self { return token }
             return nil
+        }
+
+        /// The text this completion puts in the field: the text of `.text` and of `.query`; nil for `.token`.
+        public var text: String? {
+            switch self {
+            case .text(let text): text
+            case .token: nil
+            case .query(let query): query.text
+            }
         }
     }
 
@@ -82,6 +97,64 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
 
     /// The provider that offered the best match.
     public var provider: String { providers.first ?? "" }
+
+    /// A piece of ``title``: matched text (to bold) or not.
+    public struct TitleRun: Hashable, Sendable {
+        public var text: Substring
+        public var isMatched: Bool
+
+        public init(text: Substring, isMatched: Bool) {
+            self.text = text
+            self.isMatched = isMatched
+        }
+    }
+
+    /// ``title`` cut into runs, in order, each matched or not (overlapping or unordered ``matchedRanges`` merged;
+    /// ranges outside the title or inside a character ignored): what a search field shows with the matched parts
+    /// in bold (`SuggestUI` builds an `AttributedString` from it).
+    public var titleRuns: [TitleRun] {
+        var ranges = matchedStringRanges.sorted { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<String.Index>] = []
+        for range in ranges where !range.isEmpty {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        ranges = merged
+        var runs: [TitleRun] = []
+        var cursor = title.startIndex
+        for range in ranges {
+            // Whole characters only: a range that starts or ends inside one widens to it.
+            let lower = max(cursor, Self.characterStart(title, range.lowerBound))
+            let upper = Self.characterEnd(title, range.upperBound)
+            guard lower < upper else { continue }
+            if cursor < lower { runs.append(TitleRun(text: title[cursor..<lower], isMatched: false)) }
+            runs.append(TitleRun(text: title[lower..<upper], isMatched: true))
+            cursor = upper
+        }
+        if cursor < title.endIndex { runs.append(TitleRun(text: title[cursor...], isMatched: false)) }
+        return runs
+    }
+
+    /// The start of the character that contains `index`.
+    static func characterStart(_ text: String, _ index: String.Index) -> String.Index {
+        var start = text.startIndex
+        var i = text.startIndex
+        while i < text.endIndex && i <= index {
+            start = i
+            i = text.index(after: i)
+        }
+        return start
+    }
+
+    /// The end of the character that contains the position just before `index` (`index` itself on a boundary).
+    static func characterEnd(_ text: String, _ index: String.Index) -> String.Index {
+        var i = text.startIndex
+        while i < text.endIndex && i < index { i = text.index(after: i) }
+        return i
+    }
 
     /// ``matchedRanges`` as ranges of `String.Index` in ``title``.
     public var matchedStringRanges: [Range<String.Index>] {

@@ -21,6 +21,10 @@ public struct SuggestionResult: Sendable {
     public var remainingText: String
     /// Tokens to offer (SwiftUI's `suggestedTokens`); none already in ``tokens``.
     public var suggestedTokens: [SearchToken]
+    /// For a suggested token (or a token completion) offered for the text being typed: the UTF-8 range of
+    /// ``remainingText`` that choosing it replaces — `"sweet po"` for Sweet Potato (see
+    /// ``TokenExtraction/replacedRanges``).
+    public var replacedRanges: [SearchToken: Range<Int>]
     /// The longest text that every top suggestion's completion starts with, when it extends what was typed
     /// (for Tab-to-complete); nil otherwise.
     public var commonCompletion: String?
@@ -33,6 +37,7 @@ public struct SuggestionResult: Sendable {
         tokens: [SearchToken] = [],
         remainingText: String = "",
         suggestedTokens: [SearchToken] = [],
+        replacedRanges: [SearchToken: Range<Int>] = [:],
         commonCompletion: String? = nil,
         diagnostics: Diagnostics = Diagnostics()
     ) {
@@ -41,6 +46,7 @@ public struct SuggestionResult: Sendable {
         self.tokens = tokens
         self.remainingText = remainingText
         self.suggestedTokens = suggestedTokens
+        self.replacedRanges = replacedRanges
         self.commonCompletion = commonCompletion
         self.diagnostics = diagnostics
     }
