@@ -135,7 +135,7 @@ import Testing
         // The first keystroke may wait for the first connection attempt (and miss its deadline); from then on the
         // provider knows the database is down and says so at once. Bounded: 50 keystrokes.
         for attempt in 0..<50 where !sawUnreachable {
-            let result = await engine.suggestions(for: SearchQuery(text: "ap"), session: &session)
+            let result = await engine.allSuggestions(for: SearchQuery(text: "ap"), session: &session)
             #expect(result.sections.flatMap(\.suggestions).map(\.title) == ["Apple"], "keystroke \(attempt)")
             let report = try #require(result.diagnostics.providers.first { $0.provider == "postgres" })
             switch report.outcome {

@@ -127,7 +127,7 @@ struct PostgresDatabaseTests {
         try await Self.withCatalogue("engine") { provider, _ in
             let engine = SuggestionEngine(providers: [StaticProvider(items: [.init(title: "Pythonista")]), provider])
             var session = TypingSession()
-            let result = await engine.suggestions(for: SearchQuery(text: "pyth"), session: &session)
+            let result = await engine.allSuggestions(for: SearchQuery(text: "pyth"), session: &session)
             // `pytest` is one typo away from "pyth" (4 letters: one typo allowed), below every prefix match.
             #expect(
                 result.sections.flatMap(\.suggestions).map(\.title)
@@ -192,7 +192,7 @@ struct PostgresDatabaseTests {
             let engine = SuggestionEngine(providers: [StaticProvider(items: [.init(title: "Pythonista")]), provider])
             var session = TypingSession()
             func keystroke() async -> (titles: [String], outcome: SuggestionResult.Diagnostics.ProviderReport.Outcome?) {
-                let result = await engine.suggestions(for: SearchQuery(text: "pyth"), session: &session)
+                let result = await engine.allSuggestions(for: SearchQuery(text: "pyth"), session: &session)
                 return (result.sections.flatMap(\.suggestions).map(\.title),
                         result.diagnostics.providers.first { $0.provider == "postgres" }?.outcome)
             }
