@@ -4,9 +4,10 @@
 #   make test-postgres  also installs PostgreSQL if missing, starts a throwaway cluster (.ci/postgres.sh), runs the
 #               SuggestPostgres tests against it (SUGGEST_REQUIRE_POSTGRES=1: none skipped), the reconnection test
 #               once more stopping and restarting the real server, and stops it
+#   make docs   builds the DocC documentation of every library module, DocC warnings counted as errors
 SWIFT ?= swift
 
-.PHONY: setup demo test test-postgres test-no-pcre2 build release bench validate fuzz clean
+.PHONY: setup demo test test-postgres test-no-pcre2 build release bench validate fuzz docs clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -55,6 +56,12 @@ FUZZ_TARGETS ?= FuzzConfiguration FuzzDictionaryLine FuzzBatchLine FuzzTokenRule
 fuzz: setup
 	cd Tests/Fuzz && $(SWIFT) build -c debug --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
 	for target in $(FUZZ_TARGETS); do bash Tests/Fuzz/run-fuzz.sh $$target $(FUZZ_SECONDS) || exit 1; done
+
+# One `generate-documentation` for all modules (one build of their symbol graphs); archives in
+# .build/plugins/Swift-DocC/outputs/. Not part of `make test`: it builds the symbol graphs again.
+DOCS_TARGETS ?= Suggest SuggestCore SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy
+docs: setup
+	$(SWIFT) package generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
 
 validate: build
 	$(SWIFT) package suggest-validate

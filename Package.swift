@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "SuggestUI", targets: ["SuggestUI"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
+        .plugin(name: "SuggestIndexPlugin", targets: ["SuggestIndexPlugin"]),
     ],
     traits: [
         // The token provider's patterns run on PCRE2 (JIT) when this trait is on (the default); without it
@@ -39,16 +40,19 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation --target X` (`make docs`); not linked into any product.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // MARK: PostgreSQL provider (SuggestPostgres only)
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: Core Library
         .target(
             name: "SuggestCore",
             dependencies: [
-                .product(name: "HeapModule", package: "swift-collections")
+                .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -69,8 +73,13 @@ let package = Package(
         .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
         .target(
             name: "Suggest",
-            dependencies: ["SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens"],
-            resources: [.copy("Resources/demo")]
+            dependencies: [
+                "SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/demo")],
+            // Prebuilds `demo/words.tsv` into `words.idx` (a resource), which the demo loads instead of indexing.
+            plugins: [.plugin(name: "SuggestIndexPlugin")]
         ),
 
         // MARK: PostgreSQL provider (its own product: apps that do not use it do not link postgres-nio)
@@ -114,10 +123,18 @@ let package = Package(
                 "SuggestPostgres",
                 "SuggestValidation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/SuggestCLI"
         ),
 
+        // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out. It must not depend on
+        // `Suggest`, whose resources the plugin builds (that would be a cycle).
+        .executableTarget(
+            name: "SuggestIndexBuilder",
+            dependencies: ["SuggestCore", "SuggestIndex"],
+            path: "Tools/SuggestIndexBuilder"
+        ),
         // The validator a package with provider types of its own writes (README); `suggest-validate` finds and runs
         // it here too, and the CLI tests run it.
         .executableTarget(
@@ -127,6 +144,11 @@ let package = Package(
         ),
 
         // MARK: Plugins
+        .plugin(
+            name: "SuggestIndexPlugin",
+            capability: .buildTool(),
+            dependencies: ["SuggestIndexBuilder"]
+        ),
         .plugin(
             name: "SuggestValidatePlugin",
             capability: .command(
@@ -146,12 +168,20 @@ let package = Package(
             dependencies: ["SuggestPrefix", "SuggestIndex"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SuggestCoreTests", dependencies: ["SuggestCore"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestCoreTests",
+            dependencies: ["SuggestCore", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
-        .testTarget(name: "SuggestCLITests", dependencies: ["suggest", "suggest-validate-example", "Suggest"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestCLITests",
+            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder"],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
 

@@ -7,13 +7,13 @@
 
 extension ProviderRegistry {
     /// Every provider type that ships with swift-suggest, listed explicitly:
-    /// - `static`: ``StaticProvider``
-    /// - `recent`: ``RecentsProvider``
-    /// - `prefix`: ``PrefixProvider``
-    /// - `fuzzy`: ``FuzzyProvider``
-    /// - `tokens`: ``TokenProvider``
+    /// - `static`: `StaticProvider`
+    /// - `recent`: `RecentsProvider`
+    /// - `prefix`: `PrefixProvider`
+    /// - `fuzzy`: `FuzzyProvider`
+    /// - `tokens`: `TokenProvider`
     ///
-    /// Copy it and ``register(_:)`` your own types.
+    /// Copy it and `register(_:)` your own types.
     public static var builtIn: ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(StaticProvider.self)

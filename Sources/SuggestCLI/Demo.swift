@@ -15,13 +15,33 @@ struct Demo: ParsableCommand {
     var show: Int = 5
 
     func run() throws {
-        guard let path = config ?? DemoData.configurationURL?.path else {
-            Console.error("error: the embedded demo data is missing (was the Suggest resource bundle installed?)")
-            throw ExitCode(1)
+        let start = ContinuousClock.now
+        let engine: SuggestionEngine
+        var indexLine: String? = nil
+        if let config {
+            engine = try ConfigurationLoader.load(config).makeEngine()
+        } else {
+            let (configuration, source): (EngineConfiguration, DemoData.IndexSource)
+            do {
+                (configuration, source) = try DemoData.configuration()
+            } catch {
+                for e in error.errors { Console.error("error: \(e)") }
+                throw ExitCode(1)
+            }
+            engine = configuration.makeEngine()
+            // A prebuilt index that exists but cannot be used is worth a warning; its absence is not.
+            if case .builtAtStart(let reason) = source, DemoData.prebuiltIndexURL != nil {
+                Console.error("warning: the prebuilt demo index is not used: \(reason)")
+            }
+            indexLine = "prefix index: \(source)"
         }
-        let engine = try ConfigurationLoader.load(path).makeEngine()
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
         Console.out("swift-suggest demo — \(engine.slots.count) providers: "
             + engine.slots.map(\.provider.id).joined(separator: ", "))
+        if let indexLine { Console.out(indexLine) }
+        let rounded = JSONWriter.number((milliseconds * 10).rounded() / 10)
+        Console.out("start-up (configuration, indexes, warm-up): \(rounded) ms")
         #if DEBUG
             Console.out("(a debug build: keystroke times are several times those of `swift run -c release suggest demo`)")
         #endif

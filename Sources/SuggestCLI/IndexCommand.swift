@@ -20,33 +20,41 @@ struct Index: ParsableCommand {
 
     func run() throws {
         let start = ContinuousClock.now
-        guard let data = FileManager.default.contents(atPath: dictionary) else {
-            Console.error("error: \(dictionary): no such file or not readable")
-            throw ExitCode(1)
+        // On a terminal: which step of a long build is running (erased before anything else is printed).
+        let progress = ProgressLine.make("reading \(dictionary)")
+        func fail(_ message: String) -> ExitCode {
+            progress?.finish()
+            Console.error(message)
+            return ExitCode(1)
         }
+        guard let data = FileManager.default.contents(atPath: dictionary) else {
+            throw fail("error: \(dictionary): no such file or not readable")
+        }
+        let size = ByteCountFormatter.string(fromByteCount: Int64(data.count), countStyle: .file)
+        progress?.update("parsing \(dictionary) (\(size))")
         let loaded: WeightedDictionary
         do {
             loaded = try DictionaryLoader.parse([UInt8](data), source: dictionary, lenient: lenient)
         } catch {
-            Console.error("error: \(error)")
-            throw ExitCode(1)
+            throw fail("error: \(error)")
         }
+        progress?.update("indexing \(loaded.count) entries")
         let fingerprint = data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: lenient) }
         let index = PrefixIndex(dictionary: loaded, sourceFingerprint: fingerprint)
         let path = output ?? ((dictionary as NSString).deletingPathExtension + ".idx")
         if Self.isSameFile(path, dictionary) {
-            Console.error(
+            throw fail(
                 "error: \(path): is the dictionary \(dictionary) itself; refusing to overwrite it (give another --output)"
             )
-            throw ExitCode(1)
         }
+        progress?.update("writing \(path)")
         do {
             try index.write(toFile: path)
         } catch {
             // The error names the file and the reason (`No space left on device`, `not a regular file (a FIFO)`).
-            Console.error("error: \(error)")
-            throw ExitCode(1)
+            throw fail("error: \(error)")
         }
+        progress?.finish()
         let (seconds, attoseconds) = (ContinuousClock.now - start).components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
         var line = "\(path): \(loaded.count) entries indexed in \(milliseconds) ms"

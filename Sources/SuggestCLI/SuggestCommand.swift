@@ -1,4 +1,7 @@
 import ArgumentParser
+import Foundation
+import Logging
+import Suggest
 
 /// `suggest`: run the swift-suggest engine from a terminal or as a JSON-lines process.
 ///
@@ -13,6 +16,19 @@ struct SuggestCommand: ParsableCommand {
             Exit codes: 0 success; 1 invalid configuration or unreadable file (all problems are listed on \
             standard error); 64 usage error.
             """,
+        version: SuggestVersion.current,
         subcommands: [Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self, Import.self]
     )
+
+    /// Sends the engine's log to standard error (standard output carries the answers), at the level
+    /// `SUGGEST_LOG_LEVEL` names (`trace` … `critical`; default `warning`), then runs the command.
+    static func main() {
+        let level = ProcessInfo.processInfo.environment["SUGGEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level ?? .warning
+            return handler
+        }
+        main(nil)
+    }
 }

@@ -30,9 +30,9 @@ enum Console {
     /// One `write(2)` loop per line: nothing is buffered, so a reader on a pipe sees each answer at once.
     /// - Returns: 0, or the `errno` of the failed write.
     @discardableResult
-    static func write(_ line: String, to descriptor: Int32) -> Int32 {
+    static func write(_ line: String, to descriptor: Int32, newline: Bool = true) -> Int32 {
         var line = line
-        line.append("\n")
+        if newline { line.append("\n") }
         return line.withUTF8 { write($0, to: descriptor) }
     }
 
@@ -104,9 +104,13 @@ struct Failure: Error, CustomStringConvertible {
 enum ConfigurationLoader {
     /// Loads a configuration with the built-in providers, printing every error to standard error on failure.
     static func load(_ path: String) throws -> EngineConfiguration {
+        // Dictionaries are parsed and indexed while the configuration is read: seconds for millions of entries.
+        let progress = ProgressLine.make("loading \(path)")
+        defer { progress?.finish() }
         do {
             return try EngineConfiguration(contentsOf: path, registry: .cli)
         } catch {
+            progress?.finish()
             for e in error.errors { Console.error("error: \(e)") }
             // The errors are printed: exit 1 without another line.
             throw ExitCode(1)

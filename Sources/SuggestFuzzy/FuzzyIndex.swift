@@ -1,13 +1,14 @@
 public import SuggestCore
 public import SuggestIndex
 
-/// What the fuzzy provider needs beyond the shared ``PrefixIndex``: a 32-bit letter mask per key.
+/// What the fuzzy provider needs beyond the shared `PrefixIndex`: a 32-bit letter mask per key.
 ///
-/// The sorted canonical keys of the ``PrefixIndex`` (folded, separators collapsed to one space) are the implicit
+/// The sorted canonical keys of the `PrefixIndex` (folded, separators collapsed to one space) are the implicit
 /// prefix trie the typo walk runs on (a trie node is a range of sorted keys sharing a prefix); its range-minimum
-/// table over popularity ranks gives the top-k of any range (``PrefixIndex/mostPopularSortedPosition(in:)``). So a configuration with a prefix and a fuzzy provider on one dictionary holds one
-/// copy of the keys: ``FuzzyProvider/init(configuration:context:)`` obtains the prefix index through the same cache
-/// artifact as the prefix provider (`"prefix-index:<path>:<lenient>"`).
+/// table over popularity ranks gives the top-k of any range (`PrefixIndex.mostPopularSortedPosition(in:)`). So a
+/// configuration with a prefix and a fuzzy provider on one dictionary holds one copy of the keys:
+/// ``FuzzyProvider/init(configuration:context:)`` obtains the prefix index through the same cache artifact as the
+/// prefix provider (`"prefix-index:<path>:<lenient>"`).
 ///
 /// Memory beyond the prefix index: 4 bytes per entry (the mask) and, for large dictionaries, a table of the trie's
 /// top two levels (tens of kilobytes). See ``extraByteCount``.

@@ -75,7 +75,7 @@ public struct FuzzyProvider: ConfigurableProvider {
     public static let typeName = "fuzzy"
 
     /// Exact matches earn their place: a word list holds every fragment (`compr`, `exi`), so an exact entry ranks
-    /// among the prefix matches, boosted (``ExactMatchRule/dictionaryDefault``); `"exactMatch": "first"` restores
+    /// among the prefix matches, boosted (`ExactMatchRule/dictionaryDefault`); `"exactMatch": "first"` restores
     /// exact-first.
     public var exactMatch: ExactMatchRule { .dictionaryDefault }
 
@@ -85,13 +85,13 @@ public struct FuzzyProvider: ConfigurableProvider {
 
     /// A provider over `dictionary` (the index is built here: share one ``FuzzyIndex`` with
     /// ``init(id:index:options:)`` when several providers use the same dictionary).
-    /// - Throws: ``ConfigurationError`` for options out of range.
+    /// - Throws: `ConfigurationError` for options out of range.
     public init(id: String = "fuzzy", dictionary: WeightedDictionary, options: FuzzyOptions = FuzzyOptions()) throws {
         try self.init(id: id, index: FuzzyIndex(dictionary), options: options)
     }
 
     /// A provider over a prebuilt index.
-    /// - Throws: ``ConfigurationError`` for options out of range.
+    /// - Throws: `ConfigurationError` for options out of range.
     public init(id: String = "fuzzy", index: FuzzyIndex, options: FuzzyOptions = FuzzyOptions()) throws {
         if let (key, message) = Self.problem(in: options) { throw ConfigurationError(path: key, message: message) }
         self.id = id
@@ -102,13 +102,14 @@ public struct FuzzyProvider: ConfigurableProvider {
     public init(configuration: Configuration, context: ProviderContext) throws {
         if let (key, message) = Self.problem(in: configuration.options) { throw context.error(at: key, message) }
         let source = configuration.dictionary
-        let dictionary = try context.dictionary(source)
         // The same artifact as the prefix provider's (SuggestPrefix's PrefixProvider, with or without a saved index
-        // file), so prefix + fuzzy on one dictionary hold one prefix index; the fuzzy extras are shared between fuzzy
-        // providers.
+        // file, or a prebuilt one: `DictionaryCache.usePrebuiltIndex`), so prefix + fuzzy on one dictionary hold one
+        // prefix index; the fuzzy extras are shared between fuzzy providers. The dictionary is parsed only when no
+        // index is there yet.
         let path = context.resolve(source.path)
-        let prefixIndex = context.cache.artifact(PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)) {
-            PrefixIndex.fingerprinted(dictionary: dictionary, path: path, lenient: source.lenient)
+        let key = PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)
+        let prefixIndex = try context.cache.artifact(key) {
+            PrefixIndex.fingerprinted(dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
         try self.init(id: context.id, index: index, options: configuration.options)

@@ -1,6 +1,6 @@
 public import SuggestCore
 
-/// The canonical form of a text that the prefix index stores and searches: folded by ``TextNormalizer``, runs of
+/// The canonical form of a text that the prefix index stores and searches: folded by `TextNormalizer`, runs of
 /// separators collapsed to one space, no leading or trailing separator ("New-York!" → "new york").
 ///
 /// Canonical keys contain no byte below 0x21 except the single spaces between words, so every key that equals a
@@ -114,7 +114,7 @@ public enum IndexKey: Sendable {
 
     /// The UTF-8 ranges of an ASCII `text` that its canonical key's bytes `keyRange` came from, one range per
     /// run of matched letters (so one per matched word); nil when a non-ASCII byte comes before the end of the
-    /// match (use ``NormalizedText`` and ``TextMatcher`` then: folding may change lengths there).
+    /// match (use `NormalizedText` and `TextMatcher` then: folding may change lengths there).
     public static func originalRanges(ofASCII text: String, keyRange: Range<Int>) -> [Range<Int>]? {
         var ranges: [Range<Int>] = []
         var isASCII = true

@@ -109,7 +109,11 @@ public final class LivePrefixIndex: Sendable {
 
     /// The best completions of `query` from the base index and the overlay: at most `limit`, exact matches
     /// first, then prefix, then (with `infix`) word-prefix matches, each most popular first.
-    /// - Parameter buffer: reused memory for the base search.
+    /// - Parameters:
+    ///   - query: the prepared query (its words; the last one may be partial).
+    ///   - limit: the most completions to return.
+    ///   - infix: whether inner word starts match too.
+    ///   - buffer: reused memory for the base search.
     public func search(
         _ query: PreparedQuery,
         limit: Int,

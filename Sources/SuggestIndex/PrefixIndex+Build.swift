@@ -2,8 +2,10 @@ public import SuggestCore
 
 extension PrefixIndex {
     /// Builds the index over `dictionary`.
-    /// - Parameter sourceFingerprint: what the dictionary file was, saved with the index so a later load can tell
-    ///   whether it is stale.
+    /// - Parameters:
+    ///   - dictionary: the entries to index.
+    ///   - sourceFingerprint: what the dictionary file was, saved with the index so a later load can tell
+    ///     whether it is stale.
     /// - Complexity: O(n log n) for n entries (two sorts of the keys, one of the weights).
     public init(dictionary: WeightedDictionary, sourceFingerprint: SourceFingerprint? = nil) {
         let n = dictionary.count

@@ -76,10 +76,14 @@ extension PrefixIndex {
     /// matches at an inner word start, each group most popular first.
     ///
     /// - Parameters:
+    ///   - key: the canonical key of what was typed.
     ///   - lastWordIsPartial: whether the last word may still grow ("new yo" → "new york"); if false it must be
     ///     a whole word.
+    ///   - limit: the most hits in all.
     ///   - scope: a scope index from ``scopeFilter(for:)``: entries of that scope and unscoped ones match; nil
     ///     matches every entry.
+    ///   - infix: whether inner word starts match too.
+    ///   - buffer: reused memory; its `hits` get the result.
     /// - Complexity: O(log n + k log k) for k = `limit`, whatever the number of completions (a scope filter may
     ///   visit more entries when few match it).
     public func search(

@@ -107,7 +107,9 @@ extension PrefixIndex {
     }
 
     /// Reads an index from its saved bytes.
-    /// - Parameter file: the name errors mention.
+    /// - Parameters:
+    ///   - raw: the bytes ``serialized()`` gave.
+    ///   - file: the name errors mention.
     public init(serialized raw: UnsafeRawBufferPointer, file: String = "index") throws(PrefixIndexError) {
         func fail(_ code: PrefixIndexError.Code) -> PrefixIndexError { PrefixIndexError(code, file: file) }
         guard raw.count >= 8 else { throw fail(raw.isEmpty ? .truncated : .notAnIndex) }

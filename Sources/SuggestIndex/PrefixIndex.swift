@@ -1,13 +1,13 @@
 public import SuggestCore
 
-/// A compact, immutable prefix index over a ``WeightedDictionary``: top-k completions of a typed prefix, most
+/// A compact, immutable prefix index over a `WeightedDictionary`: top-k completions of a typed prefix, most
 /// popular first, in time that does not grow with the number of completions.
 ///
 /// Layout (flat arrays, no object per node):
 /// - every entry's canonical key (``IndexKey``: folded, separators collapsed to one space), sorted; a prefix is a
 ///   contiguous run found by binary search;
 /// - each entry's rank (0 = heaviest; ties by shorter key, then key order) in sorted order, with a block sparse
-///   table (``RangeMinimum``) so the best entry of any run is found in O(1);
+///   table (`RangeMinimum`) so the best entry of any run is found in O(1);
 /// - the same for the key suffixes that start at an inner word ("york" → "new york", "rest" → "django rest
 ///   framework", camelCase humps), for infix (word-prefix) matches.
 ///

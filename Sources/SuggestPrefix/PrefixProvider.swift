@@ -41,7 +41,7 @@ public final class PrefixProvider: ConfigurableProvider {
     public static let typeName = "prefix"
 
     /// Exact matches earn their place: a word list holds every fragment (`compr`, `exi`), so an exact entry ranks
-    /// among the prefix matches, boosted (``ExactMatchRule/dictionaryDefault``); `"exactMatch": "first"` restores
+    /// among the prefix matches, boosted (`ExactMatchRule/dictionaryDefault`); `"exactMatch": "first"` restores
     /// exact-first.
     public var exactMatch: ExactMatchRule { .dictionaryDefault }
 
@@ -150,16 +150,16 @@ public final class PrefixProvider: ConfigurableProvider {
         }
     }
 
-    /// Adds `text` (or gives it a new weight) without rebuilding; see ``LivePrefixIndex/insert(_:weight:scope:)``.
+    /// Adds `text` (or gives it a new weight) without rebuilding; see `LivePrefixIndex/insert(_:weight:scope:)`.
     public func insert(_ text: String, weight: Double, scope: String? = nil) throws(PrefixIndexUpdateError) {
         try index.insert(text, weight: weight, scope: scope)
     }
 
-    /// Removes every entry with exactly this text; see ``LivePrefixIndex/remove(_:)``.
+    /// Removes every entry with exactly this text; see `LivePrefixIndex/remove(_:)`.
     @discardableResult
     public func remove(_ text: String) -> Bool { index.remove(text) }
 
-    /// Folds live updates into a rebuilt index; see ``LivePrefixIndex/compact()``.
+    /// Folds live updates into a rebuilt index; see `LivePrefixIndex/compact()`.
     @discardableResult
     public func compact() -> Bool { index.compact() }
 }

@@ -4,7 +4,7 @@ public import SuggestCore
 /// Recent searches (`"type": "recent"`): what the person searched before, the most valuable suggestion there is,
 /// and the most private.
 ///
-/// - **Learns** from submitted searches (``didSubmit(_:)``, called by ``SuggestionEngine/submit(_:)``) and, with
+/// - **Learns** from submitted searches (``didSubmit(_:)``, called by `SuggestionEngine/submit(_:)`) and, with
 ///   ``Options/recordSelections``, from chosen suggestions. A search is remembered whole: text, tokens and scope.
 /// - **Dedupes** by ``RecentSearch/key`` (folded text without surrounding or repeated whitespace, plus tokens),
 ///   keeping the newest display form. Beyond ``Options/capacity`` the least valuable search by frecency goes
@@ -12,11 +12,11 @@ public import SuggestCore
 /// - **Suggests** on an empty field the most recent searches first (tier `.unfiltered`); with only tokens in the
 ///   field, the recent searches that had those tokens; while typing, the searches that match — prefix, then
 ///   word-prefix, then contains — each tier by frecency. They go to the "Recent" section (its quota, 3 by
-///   default, is the engine's ``EngineOptions/sections``) with the `clock` symbol.
+///   default, is the engine's `EngineOptions/sections`) with the `clock` symbol.
 /// - **Restores whole:** a recent search without tokens completes as its text; one made only of one token completes
-///   as that token; any other completes as `.query` (its text and tokens, which ``SearchSession/choose(_:)`` puts
+///   as that token; any other completes as `.query` (its text and tokens, which `SearchSession.choose(_:)` puts
 ///   back in the field) and shows its tokens as the subtitle when it has text. ``storedQuery(for:)`` gives the
-///   whole ``SearchQuery`` (text, tokens, scope).
+///   whole `SearchQuery` (text, tokens, scope).
 /// - **Stores** through a ``RecentsStore``; without one (or `"ephemeral": true`) it keeps them in memory only.
 ///   Writing happens in ``record(_:)``, ``remove(_:)`` and ``clear()`` (on the caller's thread, never on a
 ///   keystroke); a store that cannot be read or written is reported in the keystroke's diagnostics notes.
@@ -96,7 +96,11 @@ public final class RecentsProvider: ConfigurableProvider {
     private let lastStored = Locked<(searches: [RecentSearch], ledger: RecentsLedger)?>(nil)
 
     /// A provider with `options`, keeping its searches in `store` (memory only if nil).
-    /// - Parameter now: the clock (tests pass their own).
+    /// - Parameters:
+    ///   - id: the provider's id in results and diagnostics.
+    ///   - store: where the searches are kept (memory only if nil).
+    ///   - options: capacity, decay, exclusions and the rest of its settings.
+    ///   - now: the clock (tests pass their own).
     public init(
         id: String = "recent",
         store: (any RecentsStore)? = nil,

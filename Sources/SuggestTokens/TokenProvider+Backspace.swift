@@ -38,7 +38,7 @@ extension TokenProvider {
     }
 
     /// The `editText` of the first rule of `token`'s kind that has one (`$value`/`$kind` replaced), else nil: what
-    /// ``SuggestionEngine/editText(for:)`` and so ``SearchSession/deleteBackward()`` put back in the field.
+    /// `SuggestionEngine.editText(for:)` and so `SearchSession.deleteBackward()` put back in the field.
     public func editText(for token: SearchToken) -> String? {
         for rule in rules where rule.kind == token.kind {
             if let template = rule.editText {

@@ -106,7 +106,7 @@ extension TokenProvider {
 
     /// Builds the provider from its configuration entry: compiles the rules, reads the vocabulary (files relative
     /// to the configuration file).
-    /// - Throws: ``ConfigurationError``s at the JSON path of each bad value
+    /// - Throws: `ConfigurationError`s at the JSON path of each bad value
     ///   (`providers[0].rules[0].pattern: missing closing parenthesis at offset 11`).
     public init(configuration: Configuration, context: ProviderContext) throws {
         var errors: [ConfigurationError] = []

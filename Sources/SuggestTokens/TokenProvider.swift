@@ -34,6 +34,7 @@ public struct TokenProvider: ConfigurableProvider {
     let lastPartials = PartialsCache()
 
     /// - Parameters:
+    ///   - id: the provider's id in results and diagnostics.
     ///   - delimiters: strings that end a token; empty strings are ignored.
     ///   - convertOnSpace: whether a vocabulary entry followed by a space becomes a token.
     ///   - rules: pattern rules, in order of precedence.

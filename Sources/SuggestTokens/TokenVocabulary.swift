@@ -3,7 +3,7 @@ public import SuggestCore
 /// Words and phrases that become tokens of their kind ("Chicken" → `ingredient:Chicken`), matched case- and
 /// diacritic-insensitively ("crème brûlée" = "Creme Brulee"), multi-word entries included ("Sweet Potato").
 ///
-/// A flat byte trie over the folded entries (see ``TextNormalizer``): one array per field, linked by index.
+/// A flat byte trie over the folded entries (see `TextNormalizer`): one array per field, linked by index.
 public struct TokenVocabulary: Sendable {
     /// The tokens, in the order they were added; an entry whose folded text was already present is skipped.
     public private(set) var tokens: [SearchToken] = []

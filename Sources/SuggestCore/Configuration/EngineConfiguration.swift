@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// An engine's configuration read from JSON: the options and the providers, each built by the registry from its
 /// entry. Versioned and strict: unknown keys, unknown types, values of the wrong type, missing files and bad
@@ -23,16 +24,35 @@ public struct EngineConfiguration: Sendable {
     public var version: Int
     public var options: EngineOptions
     public var slots: [ProviderSlot]
+    /// Where the engine ``makeEngine()`` returns logs what it notes (see ``SuggestionEngine/logger``).
+    public var logger: Logger
 
-    public init(version: Int = 1, options: EngineOptions = EngineOptions(), slots: [ProviderSlot]) {
+    public init(
+        version: Int = 1,
+        options: EngineOptions = EngineOptions(),
+        slots: [ProviderSlot],
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
+    ) {
         self.version = version
         self.options = options
         self.slots = slots
+        self.logger = logger
     }
 
     /// Reads the configuration file at `path`; relative paths inside resolve against its folder.
+    /// - Parameters:
+    ///   - path: the configuration file.
+    ///   - registry: the provider types the file may name by `"type"`.
+    ///   - cache: dictionaries and indexes shared by the providers; pass one that already holds a prebuilt index
+    ///     (`DictionaryCache.usePrebuiltIndex` in SuggestIndex) to skip building it.
+    ///   - logger: where the engine logs what it notes.
     /// - Throws: ``ConfigurationErrors`` listing every problem.
-    public init(contentsOf path: String, registry: ProviderRegistry) throws(ConfigurationErrors) {
+    public init(
+        contentsOf path: String,
+        registry: ProviderRegistry,
+        cache: DictionaryCache = DictionaryCache(),
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
+    ) throws(ConfigurationErrors) {
         let data: [UInt8]
         do {
             data = try TextFile.read(path)
@@ -40,26 +60,40 @@ public struct EngineConfiguration: Sendable {
             throw ConfigurationErrors([ConfigurationError(file: path, message: error.description)])
         }
         let folder = (path as NSString).deletingLastPathComponent
-        try self.init(json: data, file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry)
+        try self.init(
+            json: data, file: path, baseDirectory: folder.isEmpty ? "." : folder, registry: registry, cache: cache,
+            logger: logger)
     }
 
     /// Reads the configuration file at `url`.
-    public init(contentsOf url: URL, registry: ProviderRegistry) throws(ConfigurationErrors) {
-        try self.init(contentsOf: url.path, registry: registry)
+    public init(
+        contentsOf url: URL,
+        registry: ProviderRegistry,
+        cache: DictionaryCache = DictionaryCache(),
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
+    ) throws(ConfigurationErrors) {
+        try self.init(contentsOf: url.path, registry: registry, cache: cache, logger: logger)
     }
 
     /// Reads a configuration from JSON text.
     /// - Parameters:
+    ///   - json: the configuration document.
     ///   - file: the name errors start with.
     ///   - baseDirectory: the folder relative paths resolve against.
+    ///   - registry: the provider types the document may name by `"type"`.
+    ///   - cache: dictionaries and indexes shared by the providers.
+    ///   - logger: where the engine logs what it notes.
     public init(
         json: String,
         file: String? = nil,
         baseDirectory: String = ".",
         registry: ProviderRegistry,
-        cache: DictionaryCache = DictionaryCache()
+        cache: DictionaryCache = DictionaryCache(),
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
     ) throws(ConfigurationErrors) {
-        try self.init(json: Array(json.utf8), file: file, baseDirectory: baseDirectory, registry: registry, cache: cache)
+        try self.init(
+            json: Array(json.utf8), file: file, baseDirectory: baseDirectory, registry: registry, cache: cache,
+            logger: logger)
     }
 
     /// Reads a configuration from JSON bytes.
@@ -68,7 +102,8 @@ public struct EngineConfiguration: Sendable {
         file: String? = nil,
         baseDirectory: String = ".",
         registry: ProviderRegistry,
-        cache: DictionaryCache = DictionaryCache()
+        cache: DictionaryCache = DictionaryCache(),
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
     ) throws(ConfigurationErrors) {
         // Editors on Windows may start a UTF-8 file with a byte order mark: it is not part of the JSON, skip it.
         let json = TextFile.withoutByteOrderMark(json)
@@ -81,16 +116,16 @@ public struct EngineConfiguration: Sendable {
             ])
         }
         var reader = Reader(file: file, baseDirectory: baseDirectory, registry: registry, cache: cache)
-        let configuration = reader.read(document)
+        var configuration = reader.read(document)
         if !reader.errors.isEmpty { throw ConfigurationErrors(reader.errors) }
+        configuration!.logger = logger
         self = configuration!
     }
 
-    /// An engine with these options and providers.
-    /// An engine over this configuration's providers, warmed up (``SuggestionEngine/warmUp()``) so that the first
-    /// keystroke a person types is as fast as the others.
+    /// An engine over this configuration's providers, logging to ``logger``, warmed up
+    /// (``SuggestionEngine/warmUp()``) so that the first keystroke a person types is as fast as the others.
     public func makeEngine() -> SuggestionEngine {
-        let engine = SuggestionEngine(slots: slots, options: options)
+        let engine = SuggestionEngine(slots: slots, options: options, logger: logger)
         engine.warmUp()
         return engine
     }

@@ -59,7 +59,9 @@ public struct ProviderContext: Sendable {
     }
 
     /// Loads (once per configuration) the dictionary a provider's `"dictionary"` key names.
-    /// - Parameter key: the key's name, for the error's JSON path.
+    /// - Parameters:
+    ///   - source: the dictionary file (resolved against ``baseDirectory``) and whether to skip bad lines.
+    ///   - key: the key's name, for the error's JSON path.
     /// - Throws: ``ConfigurationError`` at `providers[i].dictionary` carrying the loader's `file:line` message.
     public func dictionary(_ source: DictionarySource, key: String = "dictionary") throws -> WeightedDictionary {
         do {
@@ -105,7 +107,7 @@ public struct DictionarySource: Decodable, Hashable, Sendable {
     }
 }
 
-/// The provider types a configuration may name, by their `"type"`. A value: copy ``builtIn`` (in the `Suggest`
+/// The provider types a configuration may name, by their `"type"`. A value: copy `builtIn` (in the `Suggest`
 /// module) or ``core`` and ``register(_:)`` your own types; there is no global registry.
 public struct ProviderRegistry: Sendable {
     /// Builds a provider from its entry; `decoder` decodes the entry with strict key checking.
@@ -150,7 +152,9 @@ public struct ProviderRegistry: Sendable {
     /// ```
     /// The entry's keys are checked as for a ``ConfigurableProvider``: `configuration` must read every key it accepts.
     /// - Parameters:
+    ///   - typeName: the `"type"` a configuration names the provider by.
     ///   - configuration: the provider's own keys.
+    ///   - defaultSection: the section its suggestions go to unless the entry names one (nil: the engine's default).
     ///   - make: builds the provider; called once per configuration that names `typeName` (each time a
     ///     configuration is read, by `suggest validate` too), on the thread that reads it.
     public mutating func register<Configuration: Decodable & Sendable>(

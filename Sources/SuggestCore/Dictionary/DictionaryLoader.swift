@@ -26,7 +26,9 @@ public enum DictionaryLoader: Sendable {
     public static let maximumScopes = Int(UInt16.max) - 1
 
     /// Loads the file at `path`.
-    /// - Parameter lenient: skip bad lines (and count them in ``WeightedDictionary/skippedLines``) instead of failing.
+    /// - Parameters:
+    ///   - path: the TSV file.
+    ///   - lenient: skip bad lines (and count them in ``WeightedDictionary/skippedLines``) instead of failing.
     /// - Throws: ``DictionaryError`` naming `file:line`.
     public static func load(path: String, lenient: Bool = false) throws(DictionaryError) -> WeightedDictionary {
         let bytes: [UInt8]

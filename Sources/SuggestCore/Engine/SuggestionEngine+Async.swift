@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 extension SuggestionEngine {
@@ -213,6 +214,7 @@ extension SuggestionEngine {
                 micros: answer.micros,
                 outcome: .cancelled(reason: "missed its deadline")
             )
+            log(.notice, "provider cancelled", source: id, "missed its deadline")
         case .cancelled:
             work.reports[answer.index] = .init(
                 provider: id,
@@ -221,9 +223,13 @@ extension SuggestionEngine {
             )
         case .failed(let error):
             work.reports[answer.index] = .init(provider: id, micros: answer.micros, outcome: .failed(message: error))
+            log(.warning, "provider failed", source: id, error)
         case .answered(let output):
             work.outputs[answer.index] = output.candidates
-            for note in output.notes { work.providerNotes.append("\(id): \(note)") }
+            for note in output.notes {
+                work.providerNotes.append("\(id): \(note)")
+                log(.notice, "note", source: id, note)
+            }
             states[answer.index] = output.state
             work.reports[answer.index] = .init(
                 provider: id,

@@ -1,3 +1,4 @@
+public import Logging
 import Synchronization
 
 /// Merges and ranks the suggestions of its providers, once per keystroke.
@@ -18,19 +19,42 @@ public final class SuggestionEngine: Sendable {
 
     public let slots: [ProviderSlot]
     public let options: EngineOptions
+    /// Where the engine logs what it notes, besides the result's diagnostics: a provider that failed (`warning`),
+    /// missed its deadline (`notice`) or was skipped by the synchronous call (`debug`), a provider's note — a
+    /// recents store that cannot be read or written, a typo walk cut at its limit — and a query cut to
+    /// ``EngineOptions/maxQueryLength`` (`notice`), a token extraction that failed on submit (`warning`). Each
+    /// message names its provider in the `suggest.source` metadata and is logged once until another replaces it
+    /// (a note repeated on every keystroke is logged once). A keystroke with nothing to note logs nothing.
+    public let logger: Logger
     /// Times each completion was selected (merge key → count).
     let selections = Mutex<[MergeKey: Int]>([:])
     /// Section order and quotas, derived once.
     let layout: Layout
+    /// What was logged last, per source.
+    let logMemory = LogMemory()
 
-    public init(slots: [ProviderSlot], options: EngineOptions = EngineOptions()) {
+    /// An engine over providers with the engine-side settings of their configuration entries.
+    /// - Parameters:
+    ///   - slots: the providers, in order, each with its weight, section and exact-match rule.
+    ///   - options: how results are merged, ranked and shaped.
+    ///   - logger: where the engine logs what it notes (``logger``); by default one labelled `swift-suggest`.
+    public init(
+        slots: [ProviderSlot],
+        options: EngineOptions = EngineOptions(),
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
+    ) {
         self.slots = slots
         self.options = options
+        self.logger = logger
         self.layout = Layout(slots: slots, options: options)
     }
 
-    public convenience init(providers: [any SuggestionProvider], options: EngineOptions = EngineOptions()) {
-        self.init(slots: providers.map { ProviderSlot($0) }, options: options)
+    public convenience init(
+        providers: [any SuggestionProvider],
+        options: EngineOptions = EngineOptions(),
+        logger: Logger = SuggestionEngine.makeDefaultLogger()
+    ) {
+        self.init(slots: providers.map { ProviderSlot($0) }, options: options, logger: logger)
     }
 
     /// The providers, in configuration order.
@@ -48,6 +72,7 @@ public final class SuggestionEngine: Sendable {
             case .synchronous:
                 runSynchronous(index, slot, &work, &session)
             case .asynchronous:
+                log(.debug, "provider skipped", source: slot.provider.id, "asynchronous, not run by a synchronous call")
                 work.reports[index] = .init(
                     provider: slot.provider.id,
                     micros: 0,
@@ -89,8 +114,10 @@ public final class SuggestionEngine: Sendable {
     }
 
     /// Records a submitted search like ``submit(_:)`` and says what did not go as typed.
-    /// - Parameter notes: gets `query text truncated from N to M UTF-8 bytes` when the text was cut, and
-    ///   `ID: token extraction: …` for a provider whose extraction failed (the search is recorded without it).
+    /// - Parameters:
+    ///   - query: the search as it stood when the person submitted it.
+    ///   - notes: gets `query text truncated from N to M UTF-8 bytes` when the text was cut, and
+    ///     `ID: token extraction: …` for a provider whose extraction failed (the search is recorded without it).
     /// - Complexity: the providers' extraction, on at most ``EngineOptions/maxQueryLength`` bytes of text.
     @discardableResult
     public func submit(_ query: SearchQuery, notes: inout [String]) -> SearchQuery {
@@ -99,6 +126,7 @@ public final class SuggestionEngine: Sendable {
             notes.append(
                 "query text truncated from \(submitted.text.utf8.count) to \(options.maxQueryLength) UTF-8 bytes"
             )
+            log(.notice, "submitted query truncated", source: "engine", notes[notes.count - 1])
             submitted.text = PreparedQuery.truncate(submitted.text, toUTF8Length: options.maxQueryLength)
         }
         for slot in slots {
@@ -109,6 +137,7 @@ public final class SuggestionEngine: Sendable {
                 }
             } catch {
                 notes.append("\(slot.provider.id): token extraction: \(error)")
+                log(.warning, "token extraction failed on submit", source: slot.provider.id, "\(error)")
             }
         }
         for slot in slots { slot.provider.didSubmit(submitted) }
@@ -160,6 +189,7 @@ public final class SuggestionEngine: Sendable {
             notes.append(
                 "query text truncated from \(query.text.utf8.count) to \(options.maxQueryLength) UTF-8 bytes"
             )
+            log(.notice, "query truncated", source: "engine", notes[notes.count - 1])
             query.text = PreparedQuery.truncate(query.text, toUTF8Length: options.maxQueryLength)
         }
         for (index, slot) in slots.enumerated() {
@@ -183,6 +213,7 @@ public final class SuggestionEngine: Sendable {
                     micros: 0,
                     outcome: .failed(message: "token extraction: \(error)")
                 )
+                log(.warning, "provider failed", source: slot.provider.id, "token extraction: \(error)")
             }
         }
         let prepared = PreparedQuery(query, maximumLength: options.maxQueryLength)
@@ -217,13 +248,17 @@ public final class SuggestionEngine: Sendable {
                 outcome: .answered(count: output.candidates.count)
             )
             work.outputs[index] = output.candidates
-            for note in output.notes { work.providerNotes.append("\(slot.provider.id): \(note)") }
+            for note in output.notes {
+                work.providerNotes.append("\(slot.provider.id): \(note)")
+                log(.notice, "note", source: slot.provider.id, note)
+            }
         } catch {
             work.reports[index] = .init(
                 provider: slot.provider.id,
                 micros: Self.micros(since: t0),
                 outcome: .failed(message: "\(error)")
             )
+            log(.warning, "provider failed", source: slot.provider.id, "\(error)")
         }
     }
 

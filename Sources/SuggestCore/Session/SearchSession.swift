@@ -76,6 +76,7 @@ public final class SearchSession {
     @ObservationIgnored private var pending: Task<Void, Never>? = nil
 
     /// - Parameters:
+    ///   - engine: the engine every change of the field asks.
     ///   - scopes: the scopes a scope bar offers (none: no scope bar).
     ///   - showsSuggestionsWhenEmpty: answer once at creation, so an empty field shows recent searches.
     public init(engine: SuggestionEngine, scopes: [SearchScope] = [], showsSuggestionsWhenEmpty: Bool = true) {

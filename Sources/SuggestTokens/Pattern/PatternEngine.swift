@@ -61,7 +61,9 @@ public struct PatternEngine: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// Compiles `pattern` with this engine.
-    /// - Parameter limits: how much work one match may do before it gives up (PCRE2 only).
+    /// - Parameters:
+    ///   - pattern: the regular expression.
+    ///   - limits: how much work one match may do before it gives up (PCRE2 only).
     /// - Throws: ``PatternError`` with the engine's message and the offset in the pattern.
     public func compile(
         _ pattern: String,

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// The engine's log in the `suggest` tool: on standard error, at `SUGGEST_LOG_LEVEL` (default `warning`).
+struct LoggingCLITests {
+    func configuration() throws -> String {
+        let path = NSTemporaryDirectory() + "suggest-logging-" + UUID().uuidString + ".suggest.json"
+        try #"{"version": 1, "maxQueryLength": 2, "providers": [{"type": "static", "items": [{"title": "ab"}]}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aNoticeIsLoggedToStandardErrorWhenTheLevelAsksForIt() throws {
+        let output = try ProgressLineTests.run(
+            CLIRunner.executable.path, ["query", "--config", try configuration(), "abcdef"],
+            environment: ["SUGGEST_LOG_LEVEL": "notice"])
+        #expect(output.status == 0)
+        #expect(output.stderr.contains("notice"))
+        #expect(output.stderr.contains("query truncated: query text truncated from 6 to 2 UTF-8 bytes"))
+        #expect(output.stderr.contains("suggest.source=engine"))
+        #expect(!output.stdout.contains("query truncated:"))
+    }
+
+    @Test func byDefaultOnlyWarningsAreLogged() throws {
+        let output = try ProgressLineTests.run(
+            CLIRunner.executable.path, ["query", "--config", try configuration(), "abcdef"])
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty)
+    }
+}
