@@ -103,11 +103,13 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
     public var displayName: String { "\(user)@\(host):\(port)/\(database ?? user)" }
 
     /// The postgres-nio configuration: at most `maximumConnections` connections, connect timeout `connectTimeout`,
-    /// and `pg_trgm.word_similarity_threshold` (the typo candidates' threshold) set on every connection.
+    /// and, on every connection, `pg_trgm.word_similarity_threshold` (the typo candidates' threshold) and, when
+    /// given, `statement_timeout` (so that the server drops a query whose keystroke gave up on it long ago).
     public func clientConfiguration(
         maximumConnections: Int = 4,
         connectTimeout: Duration = .seconds(5),
-        wordSimilarityThreshold: Double = 0.5
+        wordSimilarityThreshold: Double = 0.5,
+        statementTimeout: Duration? = nil
     ) -> PostgresClient.Configuration {
         let mode: PostgresClient.Configuration.TLS
         switch tls {
@@ -120,9 +122,12 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
             host: host, port: port, username: user, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = connectTimeout
-        configuration.options.additionalStartupParameters = [
-            ("options", "-c pg_trgm.word_similarity_threshold=\(wordSimilarityThreshold)")
-        ]
+        var options = "-c pg_trgm.word_similarity_threshold=\(wordSimilarityThreshold)"
+        if let statementTimeout {
+            let (seconds, attoseconds) = statementTimeout.components
+            options += " -c statement_timeout=\(max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))"
+        }
+        configuration.options.additionalStartupParameters = [("options", options)]
         return configuration
     }
 }

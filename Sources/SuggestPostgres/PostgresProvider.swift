@@ -150,7 +150,7 @@ public final class PostgresProvider: ConfigurableProvider {
         let client = PostgresClient(
             configuration: settings.clientConfiguration(
                 maximumConnections: maximumConnections, connectTimeout: connectTimeout,
-                wordSimilarityThreshold: wordSimilarityThreshold),
+                wordSimilarityThreshold: wordSimilarityThreshold, statementTimeout: Self.statementTimeout(deadline)),
             backgroundLogger: logger
         )
         self.id = id
@@ -185,6 +185,10 @@ public final class PostgresProvider: ConfigurableProvider {
     }
 
     deinit { runner?.cancel() }
+
+    /// The server-side limit of one keystroke's query: ten deadlines, at least one second. The engine stops waiting
+    /// at the deadline; this keeps an abandoned query from running on.
+    static func statementTimeout(_ deadline: Duration) -> Duration { max(.seconds(1), deadline * 10) }
 
     /// The connection settings a configuration names, with errors at the key at fault.
     static func settings(_ configuration: Configuration, context: ProviderContext) throws -> PostgresConnectionSettings {

@@ -85,6 +85,17 @@ import Testing
         #expect(PostgresConnectionSettings.redacted("postgres://u:secret@h/d") == "postgres://u:***@h/d")
     }
 
+    @Test func everyConnectionSetsTheTrigramThresholdAndAStatementTimeout() {
+        let settings = PostgresConnectionSettings(host: "h")
+        let options = settings.clientConfiguration(wordSimilarityThreshold: 0.4, statementTimeout: .milliseconds(1500))
+            .options.additionalStartupParameters
+        #expect(options.count == 1)
+        #expect(options.first?.0 == "options")
+        #expect(options.first?.1 == "-c pg_trgm.word_similarity_threshold=0.4 -c statement_timeout=1500")
+        #expect(PostgresProvider.statementTimeout(.milliseconds(150)) == .seconds(1.5))
+        #expect(PostgresProvider.statementTimeout(.milliseconds(20)) == .seconds(1))
+    }
+
     @Test func tableNames() {
         for good in ["suggestions", "_t", "pypi_2026"] { #expect(PostgresCatalogue.isValidName(good), "\(good)") }
         for bad in ["", "1t", "T", "a-b", "a.b", "x\"; drop", String(repeating: "a", count: 41)] {
