@@ -1,10 +1,13 @@
 # swift-suggest: the two commands of the README, and a few more.
 #   make demo   installs what is missing, builds, and runs `suggest demo`
-#   make test   installs what is missing, builds, and runs the tests
+#   make test   installs what is missing, builds, and runs the tests (the PostgreSQL ones are skipped)
+#   make test-postgres  also installs PostgreSQL if missing, starts a throwaway cluster (.ci/postgres.sh), runs the
+#               SuggestPostgres tests against it (SUGGEST_REQUIRE_POSTGRES=1: none skipped), the reconnection test
+#               once more stopping and restarting the real server, and stops it
 #   make docs   builds the DocC documentation of every library module, DocC warnings counted as errors
 SWIFT ?= swift
 
-.PHONY: setup demo test test-no-pcre2 build release bench validate fuzz docs clean
+.PHONY: setup demo test test-postgres test-no-pcre2 build release bench validate fuzz docs clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -25,6 +28,14 @@ demo: setup
 test: setup
 	$(SWIFT) test
 	$(SWIFT) package suggest-validate
+
+# The PostgreSQL provider's tests against a throwaway cluster on 127.0.0.1:$${SUGGEST_PG_PORT:-54329}, stopped on exit;
+# then the reconnection test alone with the real server stopped and started (other tests would see it gone).
+test-postgres: setup
+	bash .ci/postgres.sh install
+	set -e; eval "$$(bash .ci/postgres.sh start)"; trap 'bash .ci/postgres.sh stop' EXIT; \
+	  SUGGEST_REQUIRE_POSTGRES=1 $(SWIFT) test --filter 'SuggestPostgresTests|ImportCommandTests'; \
+	  SUGGEST_TEST_POSTGRES_CTL="bash $(CURDIR)/.ci/postgres.sh" $(SWIFT) test --skip-build --filter itReconnectsWhenTheDatabaseIsBack
 
 # The token provider without libpcre2 (Swift Regex backend, as in iOS apps), in its own build folder.
 test-no-pcre2:

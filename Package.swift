@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SuggestWire", targets: ["SuggestWire"]),
         .library(name: "SuggestServer", targets: ["SuggestServer"]),
         .library(name: "SuggestRemote", targets: ["SuggestRemote"]),
+        .library(name: "SuggestPostgres", targets: ["SuggestPostgres"]),
         .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
         .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
         // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
@@ -52,6 +53,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // MARK: PostgreSQL provider (SuggestPostgres only)
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: Core Library
@@ -87,6 +90,21 @@ let package = Package(
             resources: [.copy("Resources/demo")],
             // Prebuilds `demo/words.tsv` into `words.idx` (a resource), which the demo loads instead of indexing.
             plugins: [.plugin(name: "SuggestIndexPlugin")]
+        ),
+
+        // MARK: PostgreSQL provider (its own product: apps that do not use it do not link postgres-nio)
+        .target(
+            name: "SuggestPostgres",
+            dependencies: [
+                "SuggestCore",
+                "SuggestIndex",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SuggestPostgresTests",
+            dependencies: ["SuggestPostgres", "SuggestCore", .product(name: "PostgresNIO", package: "postgres-nio")]
         ),
 
         .systemLibrary(
@@ -144,6 +162,7 @@ let package = Package(
             name: "suggest",
             dependencies: [
                 "Suggest",
+                "SuggestPostgres",
                 "SuggestValidation",
                 "SuggestWire",
                 "SuggestServer",

@@ -17,7 +17,7 @@ struct SuggestCommand: ParsableCommand {
             standard error); 64 usage error.
             """,
         version: SuggestVersion.current,
-        subcommands: [Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self, Serve.self]
+        subcommands: [Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self, Import.self, Serve.self]
     )
 
     /// Sends the engine's log to standard error (standard output carries the answers), at the level

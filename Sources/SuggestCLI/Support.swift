@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Suggest
+import SuggestPostgres
 import SuggestRemote
 
 /// Writes to standard output and flushes at once (a pipe would otherwise buffer whole blocks).
@@ -141,9 +142,11 @@ enum RecentsCheck {
 }
 
 extension ProviderRegistry {
-    /// The CLI's provider types: the built-in ones and `remote` (another `suggest serve`).
+    /// The CLI's provider types: the built-in ones, `postgres` (SuggestPostgres) and `remote` (another
+    /// `suggest serve`, SuggestRemote); apps link those two modules only when they use them.
     static var cli: ProviderRegistry {
         var registry = ProviderRegistry.builtIn
+        registry.register(PostgresProvider.self)
         registry.registerRemote()
         return registry
     }

@@ -3,13 +3,13 @@ import Suggest
 import SuggestRemote
 import SuggestValidation
 
-/// `suggest validate FILE...`: exit 0 when every file is valid, 1 with every error listed. Built-in provider types
-/// and `remote` only; a package with its own types validates with its own executable (``SuggestValidation/main(registry:arguments:)``).
+/// `suggest validate FILE...`: exit 0 when every file is valid, 1 with every error listed. The CLI's provider types
+/// (built-in, `postgres`, `remote`) only; a package with its own types validates with its own executable (``SuggestValidation/main(registry:arguments:)``).
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check configuration files; list every problem with its place.",
         discussion: """
-            Knows the built-in provider types and `remote` only. For your own types, build a validator: an executable whose \
+            Knows the built-in provider types, `postgres` and `remote` only. For your own types, build a validator: an executable whose \
             main is `SuggestValidation.main(registry: yourRegistry)`; `swift package suggest-validate` finds it.
             """
     )

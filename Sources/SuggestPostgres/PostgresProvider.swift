@@ -1,0 +1,307 @@
+import Foundation
+import Logging
+public import PostgresNIO
+public import SuggestCore
+import SuggestIndex
+
+/// Completes what was typed from a dictionary table in PostgreSQL (`"type": "postgres"`): exact, prefix and
+/// word-prefix matches by weight, and typo matches through `pg_trgm`, with matched ranges, so the engine ranks them
+/// with every other provider's.
+///
+/// ```json
+/// { "type": "postgres", "url": "postgres://suggest@localhost:5432/catalogue", "table": "packages",
+///   "deadlineMilliseconds": 150 }
+/// ```
+/// The table is written by `suggest import --postgres URL dictionary.tsv` (``PostgresImporter``), which folds
+/// every entry in Swift exactly as the in-memory providers do.
+///
+/// The provider is asynchronous (`execution = .asynchronous(deadline:)`): the engine runs it in a task with its
+/// deadline, and a late answer is an update of the same keystroke (``SuggestionEngine/results(for:)``). A database
+/// that is down or unreachable makes each keystroke's report say so (`failed: database unreachable …`); the other
+/// providers answer as usual, and the provider reconnects by itself when the database is back.
+///
+/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:)``)
+/// owns a `PostgresClient` (a pool of up to `maximumConnections`) and runs its `run()` in a task that ends when
+/// the provider is released. A server that manages its services itself (swift-service-lifecycle) passes its own
+/// client to ``init(id:client:catalogue:deadline:options:)`` and runs it in its `ServiceGroup`.
+public final class PostgresProvider: ConfigurableProvider {
+    /// The provider's keys in a configuration; unknown keys and bad values are errors at their JSON path.
+    ///
+    /// - `url`: `postgres://user:password@host:port/database?sslmode=disable`; or `urlEnvironment`: the name of an
+    ///   environment variable that holds it; or `host`, `port`, `user`, `password`, `database`, `sslmode`.
+    /// - `table` (default `"suggestions"`), `deadlineMilliseconds` (1–60000, default 150), `limit` (rows per tier,
+    ///   1–1000; default: the engine's limit), `infix` (default true), `typos` (default true),
+    ///   `maximumConnections` (1–100, default 4), `connectTimeoutMilliseconds` (1–600000, default 5000),
+    ///   `similarity` (0.1–1, default 0.5: `pg_trgm.word_similarity_threshold` for typo candidates).
+    public struct Configuration: Decodable, Sendable {
+        public var url: String?
+        public var urlEnvironment: String?
+        public var host: String?
+        public var port: Int?
+        public var user: String?
+        public var password: String?
+        public var database: String?
+        public var sslmode: String?
+        public var table: String
+        public var deadlineMilliseconds: Int
+        public var limit: Int?
+        public var infix: Bool
+        public var typos: Bool
+        public var maximumConnections: Int
+        public var connectTimeoutMilliseconds: Int
+        public var similarity: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case url, urlEnvironment, host, port, user, password, database, sslmode, table, deadlineMilliseconds, limit,
+                infix, typos, maximumConnections, connectTimeoutMilliseconds, similarity
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            url = try c.decodeIfPresent(String.self, forKey: .url)
+            urlEnvironment = try c.decodeIfPresent(String.self, forKey: .urlEnvironment)
+            host = try c.decodeIfPresent(String.self, forKey: .host)
+            port = try c.decodeIfPresent(Int.self, forKey: .port, in: 1...65_535)
+            user = try c.decodeIfPresent(String.self, forKey: .user)
+            password = try c.decodeIfPresent(String.self, forKey: .password)
+            database = try c.decodeIfPresent(String.self, forKey: .database)
+            sslmode = try c.decodeIfPresent(String.self, forKey: .sslmode)
+            table = try c.decodeIfPresent(String.self, forKey: .table) ?? "suggestions"
+            deadlineMilliseconds = try c.decodeIfPresent(Int.self, forKey: .deadlineMilliseconds, in: 1...60_000) ?? 150
+            limit = try c.decodeIfPresent(Int.self, forKey: .limit, in: 1...1_000)
+            infix = try c.decodeIfPresent(Bool.self, forKey: .infix) ?? true
+            typos = try c.decodeIfPresent(Bool.self, forKey: .typos) ?? true
+            maximumConnections = try c.decodeIfPresent(Int.self, forKey: .maximumConnections, in: 1...100) ?? 4
+            connectTimeoutMilliseconds =
+                try c.decodeIfPresent(Int.self, forKey: .connectTimeoutMilliseconds, in: 1...600_000) ?? 5_000
+            similarity = try c.decodeIfPresent(Double.self, forKey: .similarity, in: 0.1...1) ?? 0.5
+        }
+    }
+
+    /// What to match besides prefixes.
+    public struct Options: Hashable, Sendable {
+        /// Rows per tier; nil: the engine's limit.
+        public var limit: Int?
+        /// Match at inner word starts ("york" → "New York").
+        public var infix: Bool
+        /// Typo matches through `pg_trgm` (one typo from 4 typed characters, two from 8, as the fuzzy provider).
+        public var typos: Bool
+
+        public init(limit: Int? = nil, infix: Bool = true, typos: Bool = true) {
+            self.limit = limit
+            self.infix = infix
+            self.typos = typos
+        }
+    }
+
+    public static let typeName = "postgres"
+
+    /// A catalogue holds fragments as a word list does: exact matches rank among the prefixes, boosted
+    /// (``ExactMatchRule/dictionaryDefault``), as with the `prefix` provider.
+    public var exactMatch: ExactMatchRule { .dictionaryDefault }
+
+    public let id: String
+    public let execution: ProviderExecution
+    public let catalogue: PostgresCatalogue
+    public let options: Options
+    /// The connection pool.
+    public let client: PostgresClient
+    /// Where the database is, for messages.
+    public let location: String
+    let health: ConnectionHealth
+    /// The task running ``client``'s `run()` when the provider owns it.
+    private let runner: Task<Void, Never>?
+    private let sql: String
+
+    /// A provider over a client that the caller runs (`client.run()` in a task or a `ServiceGroup`).
+    public init(
+        id: String = "postgres",
+        client: PostgresClient,
+        catalogue: PostgresCatalogue,
+        deadline: Duration = .milliseconds(150),
+        options: Options = Options(),
+        location: String = "database"
+    ) {
+        self.id = id
+        self.client = client
+        self.catalogue = catalogue
+        self.execution = .asynchronous(deadline: deadline)
+        self.options = options
+        self.location = location
+        self.health = ConnectionHealth()
+        self.runner = nil
+        self.sql = catalogue.keystroke
+    }
+
+    /// A provider that owns its connection pool: it starts `run()` now and stops it when the provider is released.
+    /// No connection is opened before the first keystroke.
+    public init(
+        id: String = "postgres",
+        settings: PostgresConnectionSettings,
+        catalogue: PostgresCatalogue,
+        deadline: Duration = .milliseconds(150),
+        options: Options = Options(),
+        maximumConnections: Int = 4,
+        connectTimeout: Duration = .seconds(5),
+        wordSimilarityThreshold: Double = 0.5
+    ) {
+        let health = ConnectionHealth()
+        let logger = Logger(label: "suggest.postgres") { _ in HealthLogHandler(health: health) }
+        let client = PostgresClient(
+            configuration: settings.clientConfiguration(
+                maximumConnections: maximumConnections, connectTimeout: connectTimeout,
+                wordSimilarityThreshold: wordSimilarityThreshold, statementTimeout: Self.statementTimeout(deadline)),
+            backgroundLogger: logger
+        )
+        self.id = id
+        self.client = client
+        self.catalogue = catalogue
+        self.execution = .asynchronous(deadline: deadline)
+        self.options = options
+        self.location = settings.displayName
+        self.health = health
+        self.runner = Task { await client.run() }
+        self.sql = catalogue.keystroke
+    }
+
+    public convenience init(configuration: Configuration, context: ProviderContext) throws {
+        let settings = try Self.settings(configuration, context: context)
+        let catalogue: PostgresCatalogue
+        do {
+            catalogue = try PostgresCatalogue(table: configuration.table)
+        } catch {
+            throw context.error(at: "table", error.description)
+        }
+        self.init(
+            id: context.id,
+            settings: settings,
+            catalogue: catalogue,
+            deadline: .milliseconds(configuration.deadlineMilliseconds),
+            options: Options(limit: configuration.limit, infix: configuration.infix, typos: configuration.typos),
+            maximumConnections: configuration.maximumConnections,
+            connectTimeout: .milliseconds(configuration.connectTimeoutMilliseconds),
+            wordSimilarityThreshold: configuration.similarity
+        )
+    }
+
+    deinit { runner?.cancel() }
+
+    /// The server-side limit of one keystroke's query: ten deadlines, at least one second. The engine stops waiting
+    /// at the deadline; this keeps an abandoned query from running on.
+    static func statementTimeout(_ deadline: Duration) -> Duration { max(.seconds(1), deadline * 10) }
+
+    /// The connection settings a configuration names, with errors at the key at fault.
+    static func settings(_ configuration: Configuration, context: ProviderContext) throws -> PostgresConnectionSettings {
+        let separate: [(String, Bool)] = [
+            ("host", configuration.host != nil), ("port", configuration.port != nil), ("user", configuration.user != nil),
+            ("password", configuration.password != nil), ("database", configuration.database != nil),
+            ("sslmode", configuration.sslmode != nil),
+        ]
+        var url = configuration.url
+        var urlKey = "url"
+        if let name = configuration.urlEnvironment {
+            if configuration.url != nil {
+                throw context.error(at: "urlEnvironment", "give either \"url\" or \"urlEnvironment\", not both")
+            }
+            guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+                throw context.error(at: "urlEnvironment", "the environment variable \(name) is not set")
+            }
+            url = value
+            urlKey = "urlEnvironment"
+        }
+        if let url {
+            if let (key, _) = separate.first(where: { $0.1 }) {
+                throw context.error(at: key, "give the connection either as \"\(urlKey)\" or as separate keys, not both")
+            }
+            do {
+                return try PostgresConnectionSettings(url: url)
+            } catch {
+                throw context.error(at: urlKey, error.description)
+            }
+        }
+        guard let host = configuration.host else {
+            throw context.error(at: "", "missing the database: give \"url\", \"urlEnvironment\" or \"host\"")
+        }
+        var settings = PostgresConnectionSettings(host: host)
+        if let port = configuration.port { settings.port = port }
+        if let user = configuration.user { settings.user = user }
+        settings.password = configuration.password
+        settings.database = configuration.database
+        if let mode = configuration.sslmode {
+            guard let tls = PostgresConnectionSettings.TLSMode(rawValue: mode) else {
+                throw context.error(at: "sslmode", "expected \"disable\", \"prefer\" or \"require\", found \"\(mode)\"")
+            }
+            settings.tls = tls
+        }
+        return settings
+    }
+
+    // MARK: Keystrokes
+
+    /// The synchronous engine call skips asynchronous providers; this answers nothing there.
+    public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {}
+
+    public func suggestions(for request: SuggestionRequest) async throws -> ProviderOutput {
+        guard !request.query.isEmpty else { return ProviderOutput() }
+        if let problem = health.current {
+            // Known to be down: say so at once (no keystroke waits for the pool), and let one probe wait for the
+            // pool to reconnect.
+            probe()
+            throw PostgresProviderError("\(location) is unreachable: \(problem.message) (retrying)")
+        }
+        let plan = KeystrokePlan(request, options: options)
+        var rows: [Row] = []
+        do {
+            let sequence = try await client.query(plan.query(sql))
+            for try await (kind, text, weight, folded) in sequence.decode((Int32, String, Double, String).self) {
+                rows.append(Row(kind: Int(kind), text: text, weight: weight, folded: folded))
+            }
+            health.succeeded()
+        } catch {
+            try Task.checkCancellation()
+            let message = PostgresErrorText.describe(error)
+            if Self.isConnectionProblem(error) {
+                health.failed(message)
+                probe()
+                throw PostgresProviderError("\(location) is unreachable: \(message) (retrying)")
+            }
+            throw PostgresProviderError("\(location): \(message)")
+        }
+        return ProviderOutput(candidates: plan.candidates(from: rows))
+    }
+
+    /// Starts one background `SELECT 1` (unless one is under way): it waits for the pool to reconnect and clears
+    /// the known problem when it succeeds.
+    func probe() {
+        guard health.claimProbe() else { return }
+        Task { [client, health] in
+            defer { health.probeEnded() }
+            do {
+                try await client.query("SELECT 1")
+                health.succeeded()
+            } catch {
+                if Self.isConnectionProblem(error) { health.failed(PostgresErrorText.describe(error)) }
+            }
+        }
+    }
+
+    /// Whether `error` is about reaching the database (not about a query).
+    static func isConnectionProblem(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return true }
+        if error.serverInfo != nil {
+            // 08xxx connection exceptions, 57P0x shutdown and recovery, 53300 too many connections.
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || state.hasPrefix("57P") || state == "53300"
+        }
+        return true
+    }
+
+    /// Closes the pool now (it is closed anyway when the provider is released).
+    public func shutdown() { runner?.cancel() }
+}
+
+/// A keystroke's failure: the database is unreachable, or the query failed (the server's message).
+public struct PostgresProviderError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
