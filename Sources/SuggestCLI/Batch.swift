@@ -20,6 +20,7 @@ struct Batch: ParsableCommand {
     func run() throws {
         let configuration = try ConfigurationLoader.load(config)
         var processor = BatchProcessor(engine: configuration.makeEngine())
+        let asynchronous = processor.engine.hasAsynchronousProviders
         // A reader that goes away is a write error (EPIPE) reported below, not a silent death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var input = LineReader(descriptor: 0)
@@ -29,7 +30,19 @@ struct Batch: ParsableCommand {
             // One answer per line, blank lines included, written with one `write(2)` as soon as it is computed:
             // an answer that cannot be written stops the stream.
             out.reset()
-            processor.answer(line, into: &out)
+            if asynchronous {
+                // Remote and PostgreSQL providers answer within their deadlines, one line after the other.
+                let (next, answer) = Blocking.wait { [processor, line] in
+                    var processor = processor
+                    var answer = JSONBytes()
+                    await processor.answerAll(line, into: &answer)
+                    return (processor, answer.bytes.withUnsafeBufferPointer { Array($0) })
+                }
+                processor = next
+                answer.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
+            } else {
+                processor.answer(line, into: &out)
+            }
             out.byte(0x0A)
             try out.bytes.withUnsafeBufferPointer { try Console.outOrExit($0) }
         }

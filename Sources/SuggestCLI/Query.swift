@@ -36,7 +36,17 @@ struct Query: ParsableCommand {
             let parts = t.split(separator: ":", maxSplits: 1)
             return SearchToken(kind: String(parts[0]), value: String(parts.count > 1 ? parts[1] : ""))
         }
-        let result = engine.suggestions(for: SearchQuery(text: text, tokens: tokens, scope: scope.map { SearchScope($0) }))
+        let query = SearchQuery(text: text, tokens: tokens, scope: scope.map { SearchScope($0) })
+        let result: SuggestionResult
+        if engine.hasAsynchronousProviders {
+            // Remote and PostgreSQL providers answer within their deadlines.
+            result = Blocking.wait {
+                var session = TypingSession()
+                return await engine.allSuggestions(for: query, session: &session)
+            }
+        } else {
+            result = engine.suggestions(for: query)
+        }
         if json {
             Console.out(JSONWriter.result(result, text: text))
             return

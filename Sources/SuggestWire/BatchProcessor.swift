@@ -30,6 +30,18 @@ public struct BatchProcessor: Sendable {
         perform(command, into: &out)
     }
 
+    /// The answer to `line` with every provider, asynchronous ones within their deadlines (`suggest batch` when the
+    /// configuration has a remote or PostgreSQL provider).
+    public mutating func answerAll(_ line: [UInt8], into out: inout JSONBytes) async {
+        let command: BatchCommand
+        do {
+            command = try BatchCommand.parse(line)
+        } catch {
+            return out.error(error.message)
+        }
+        await answer(command, into: &out)
+    }
+
     /// The answer to `command` with every provider, asynchronous ones within their deadlines.
     public mutating func answer(_ command: BatchCommand, into out: inout JSONBytes) async {
         if case .text(let text) = command.action {

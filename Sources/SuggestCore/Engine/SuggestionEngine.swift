@@ -18,6 +18,14 @@ public final class SuggestionEngine: Sendable {
     public static let defaultMaxQueryLength = 1_024
 
     public let slots: [ProviderSlot]
+    /// True when a provider runs `.asynchronous(deadline:)`: only ``allSuggestions(for:session:)`` (and the other
+    /// async entry points) hear from it; ``suggestions(for:session:)`` reports it as skipped.
+    public var hasAsynchronousProviders: Bool {
+        slots.contains { slot in
+            if case .asynchronous = slot.provider.execution { return true }
+            return false
+        }
+    }
     public let options: EngineOptions
     /// Where the engine logs what it notes, besides the result's diagnostics: a provider that failed (`warning`),
     /// missed its deadline (`notice`) or was skipped by the synchronous call (`debug`), a provider's note — a
