@@ -222,9 +222,10 @@ let package = Package(
         .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
+        .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire"]),
         .testTarget(
             name: "SuggestCLITests",
-            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder", "SuggestWire", "SuggestRemote"],
+            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder", "SuggestRemote"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -30,6 +30,34 @@ struct ServeCommandTests {
         }
     }
 
+    /// Starts the built `suggest serve` on an ephemeral port over `fixture`; returns the process and its base URL.
+    static func startServer(_ fixture: borrowing Fixture) async throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let line = await firstLine(of: out)
+        let prefix = "listening on http://127.0.0.1:"
+        guard line.hasPrefix(prefix) else {
+            process.terminate()
+            throw ServerDidNotStart(line: line)
+        }
+        return (process, "http://127.0.0.1:" + line.dropFirst(prefix.count))
+    }
+
+    struct ServerDidNotStart: Error { var line: String }
+
+    /// `POST /submit` of `text`; returns the status.
+    static func submit(_ text: String, to base: String) async throws -> HTTPResponseStatus {
+        var submit = HTTPClientRequest(url: base + "/submit")
+        submit.method = .POST
+        submit.body = .bytes(ByteBuffer(string: #"{"text": ""# + text + #""}"#))
+        return try await HTTPClient.shared.execute(submit, timeout: .seconds(30)).status
+    }
+
     /// Runs the built `suggest` with `arguments` and `input` on standard input; returns standard output.
     static func run(_ arguments: [String], input: String) async throws -> String {
         let process = Process()
@@ -57,24 +85,9 @@ struct ServeCommandTests {
     @Test(.disabled("the spawned server sometimes does not exit after SIGINT; see the comment"))
     func serveAnswersOverHTTPAndStopsGracefullyOnSIGTERM() async throws {
         let fixture = try Fixture(recentsStore: true)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, base) = try await Self.startServer(fixture)
         defer { if process.isRunning { process.terminate() } }
-        let line = await Self.firstLine(of: out)
-        let prefix = "listening on http://127.0.0.1:"
-        try #require(line.hasPrefix(prefix), "\(line)")
-        let base = "http://127.0.0.1:" + line.dropFirst(prefix.count)
-
-        var submit = HTTPClientRequest(url: base + "/submit")
-        submit.method = .POST
-        submit.body = .bytes(ByteBuffer(string: #"{"text": "pandas merge"}"#))
-        let submitted = try await HTTPClient.shared.execute(submit, timeout: .seconds(30))
-        #expect(submitted.status == .ok)
+        #expect(try await Self.submit("pandas merge", to: base) == .ok)
         let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/suggest?q=pa"), timeout: .seconds(30))
         #expect(answer.status == .ok)
         let body = String(buffer: try await answer.body.collect(upTo: 1 << 20))
@@ -96,22 +109,9 @@ struct ServeCommandTests {
     @Test(.timeLimit(.minutes(1)))
     func batchAndQueryWaitForARemoteProvider() async throws {
         let fixture = try Fixture(recentsStore: true)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, base) = try await Self.startServer(fixture)
         defer { kill(process.processIdentifier, SIGKILL) }
-        let line = await Self.firstLine(of: out)
-        let prefix = "listening on http://127.0.0.1:"
-        try #require(line.hasPrefix(prefix), "\(line)")
-        let base = "http://127.0.0.1:" + line.dropFirst(prefix.count)
-        var submit = HTTPClientRequest(url: base + "/submit")
-        submit.method = .POST
-        submit.body = .bytes(ByteBuffer(string: #"{"text": "pandas merge"}"#))
-        #expect(try await HTTPClient.shared.execute(submit, timeout: .seconds(30)).status == .ok)
+        #expect(try await Self.submit("pandas merge", to: base) == .ok)
 
         let remoteConfiguration = fixture.folder + "/remote.suggest.json"
         try #"{"version": 1, "providers": [{"type": "remote", "url": "\#(base)", "deadlineMilliseconds": 20000}]}"#
@@ -121,6 +121,5 @@ struct ServeCommandTests {
         let query = try await Self.run(["query", "--config", remoteConfiguration, "--json", "pand"], input: "")
         // One section here: the remote provider's suggestions rank by the server's scores.
         #expect(Set(texts(query)) == ["pandas merge", "pandas"], "\(query)")
-
     }
 }
