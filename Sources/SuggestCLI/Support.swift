@@ -40,16 +40,7 @@ enum Console {
     /// Writes all of `bytes` (one `write(2)` unless the descriptor takes them in parts).
     /// - Returns: 0, or the `errno` of the failed write.
     static func write(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return 0
+        TextFile.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor) == bytes.count ? 0 : errno
     }
 }
 

@@ -50,18 +50,7 @@ enum AtomicFileWriter {
         }
         do throws(Failure) {
             if replacing && fchmod(fd, mode) != 0 { throw failure(errno, nil) }
-            let code = bytes.withUnsafeBytes { raw -> Int32 in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    offset += n
-                }
-                return 0
-            }
+            let code = bytes.withUnsafeBytes { raw in TextFile.writeAll(raw, to: fd) == raw.count ? 0 : errno }
             if code != 0 { throw failure(code, nil) }
             if fsync(fd) != 0 { throw failure(errno, nil) }
             closed = true

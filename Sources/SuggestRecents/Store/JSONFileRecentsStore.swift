@@ -340,17 +340,8 @@ public final class JSONFileRecentsStore: RecentsStore {
         if stat(file, &existing) == 0 { _ = fchmod(fd, existing.st_mode & 0o777) }
         var length = data.count
         if let crashAfterBytes { length = min(length, crashAfterBytes) }
-        let written = data.withUnsafeBytes { raw -> Int in
-            var offset = 0
-            while offset < length {
-                let n = Glue.write(fd, raw.baseAddress! + offset, length - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return -1
-                }
-                offset += n
-            }
-            return offset
+        let written = data.withUnsafeBytes { raw in
+            TextFile.writeAll(UnsafeRawBufferPointer(rebasing: raw[..<length]), to: fd)
         }
         if crashAfterBytes != nil {
             // As if the process died here: the partial temporary file stays, the file is untouched.
@@ -414,17 +405,8 @@ public final class JSONFileRecentsStore: RecentsStore {
         }
         var length = data.count
         if let crashAfterBytes { length = min(length, crashAfterBytes) }
-        let written = data.withUnsafeBytes { raw -> Int in
-            var done = 0
-            while done < length {
-                let n = pwrite(fd, raw.baseAddress! + done, length - done, off_t(offset + done))
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return -1
-                }
-                done += n
-            }
-            return done
+        let written = data.withUnsafeBytes { raw in
+            TextFile.writeAll(UnsafeRawBufferPointer(rebasing: raw[..<length]), to: fd, at: offset)
         }
         if crashAfterBytes != nil {
             close(fd)
@@ -496,18 +478,5 @@ public final class JSONFileRecentsStore: RecentsStore {
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ v: Int?) -> String { v.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
         return "\(c.year ?? 0)\(two(c.month))\(two(c.day))T\(two(c.hour))\(two(c.minute))\(two(c.second))Z"
-    }
-}
-
-/// The C `write`, which the store's own `write(_:)` method shadows.
-private enum Glue {
-    static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(fd, buffer, count)
-        #elseif canImport(Glibc)
-        Glibc.write(fd, buffer, count)
-        #else
-        Musl.write(fd, buffer, count)
-        #endif
     }
 }
