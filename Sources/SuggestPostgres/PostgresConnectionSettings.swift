@@ -102,9 +102,14 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
     /// `user@host:port/database`, for messages (never the password).
     public var displayName: String { "\(user)@\(host):\(port)/\(database ?? user)" }
 
-    /// The postgres-nio configuration: at most `maximumConnections` connections, connect timeout `connectTimeout`,
-    /// and, on every connection, `pg_trgm.word_similarity_threshold` (the typo candidates' threshold) and, when
+    /// The postgres-nio configuration: at most `maximumConnections` connections and at least one (see below),
+    /// connect timeout `connectTimeout`, and, on every connection, `pg_trgm.word_similarity_threshold` (the typo candidates' threshold) and, when
     /// given, `statement_timeout` (so that the server drops a query whose keystroke gave up on it long ago).
+    ///
+    /// One connection is always kept (`minimumConnections = 1`): postgres-nio opens connections only when a request
+    /// arrives, so when the database restarts and every connection closes, a request already queued waits until
+    /// another request arrives; the provider's one probe during an outage could wait for ever
+    /// (`serve-load.py --fault-at` found it). With one kept, the pool reconnects by itself, with its backoff.
     public func clientConfiguration(
         maximumConnections: Int = 4,
         connectTimeout: Duration = .seconds(5),
@@ -121,6 +126,7 @@ public struct PostgresConnectionSettings: Hashable, Sendable {
         var configuration = PostgresClient.Configuration(
             host: host, port: port, username: user, password: password, database: database, tls: mode)
         configuration.options.maximumConnections = maximumConnections
+        configuration.options.minimumConnections = 1
         configuration.options.connectTimeout = connectTimeout
         var options = "-c pg_trgm.word_similarity_threshold=\(wordSimilarityThreshold)"
         if let statementTimeout {

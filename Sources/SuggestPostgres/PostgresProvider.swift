@@ -3,6 +3,7 @@ import Logging
 public import PostgresNIO
 public import SuggestCore
 import SuggestIndex
+import Synchronization
 
 /// Completes what was typed from a dictionary table in PostgreSQL (`"type": "postgres"`): exact, prefix and
 /// word-prefix matches by weight, and typo matches through `pg_trgm`, with matched ranges, so the engine ranks them
@@ -109,6 +110,8 @@ public final class PostgresProvider: ConfigurableProvider {
     /// Where the database is, for messages.
     public let location: String
     let health: ConnectionHealth
+    /// How long one probe waits for the pool before it gives up and lets the next keystroke start another.
+    let probeTimeout: Duration
     /// The task running ``client``'s `run()` when the provider owns it.
     private let runner: Task<Void, Never>?
     private let sql: String
@@ -129,12 +132,15 @@ public final class PostgresProvider: ConfigurableProvider {
         self.options = options
         self.location = location
         self.health = ConnectionHealth()
+        self.probeTimeout = .seconds(5)
         self.runner = nil
         self.sql = catalogue.keystroke
     }
 
     /// A provider that owns its connection pool: it starts `run()` now and stops it when the provider is released.
-    /// No connection is opened before the first keystroke.
+    /// The pool opens one connection at once and keeps one open (it reconnects by itself after an outage).
+    /// `probeTimeout` bounds each background probe while the database is down (default: `connectTimeout`, at
+    /// least a second).
     public init(
         id: String = "postgres",
         settings: PostgresConnectionSettings,
@@ -143,7 +149,8 @@ public final class PostgresProvider: ConfigurableProvider {
         options: Options = Options(),
         maximumConnections: Int = 4,
         connectTimeout: Duration = .seconds(5),
-        wordSimilarityThreshold: Double = 0.5
+        wordSimilarityThreshold: Double = 0.5,
+        probeTimeout: Duration? = nil
     ) {
         let health = ConnectionHealth()
         let logger = Logger(label: "suggest.postgres") { _ in HealthLogHandler(health: health) }
@@ -160,6 +167,7 @@ public final class PostgresProvider: ConfigurableProvider {
         self.options = options
         self.location = settings.displayName
         self.health = health
+        self.probeTimeout = probeTimeout ?? max(connectTimeout, .seconds(1))
         self.runner = Task { await client.run() }
         self.sql = catalogue.keystroke
     }
@@ -271,17 +279,45 @@ public final class PostgresProvider: ConfigurableProvider {
     }
 
     /// Starts one background `SELECT 1` (unless one is under way): it waits for the pool to reconnect and clears
-    /// the known problem when it succeeds.
+    /// the known problem when it succeeds. The probe ends after ``probeTimeout`` even if the query has not: a
+    /// cancelled wait for the pool was seen not to return while a connection attempt hung, and the provider must
+    /// never wait on one probe for ever (the next keystroke starts another; the abandoned query ends with its
+    /// connection attempt, at the pool's connect timeout).
     func probe() {
         guard health.claimProbe() else { return }
-        Task { [client, health] in
-            defer { health.probeEnded() }
+        let outcome = ProbeOutcome(health: health)
+        let query = Task { [client] in
             do {
                 try await client.query("SELECT 1")
-                health.succeeded()
+                outcome.finish(.success(()))
             } catch {
-                if Self.isConnectionProblem(error) { health.failed(PostgresErrorText.describe(error)) }
+                outcome.finish(.failure(error))
             }
+        }
+        Task { [probeTimeout] in
+            try? await Task.sleep(for: probeTimeout)
+            if outcome.finish(nil) { query.cancel() }
+        }
+    }
+
+    /// The first of a probe's query and its timeout to finish decides; the probe then ends.
+    final class ProbeOutcome: Sendable {
+        let health: ConnectionHealth
+        let done = Mutex(false)
+        init(health: ConnectionHealth) { self.health = health }
+
+        /// `nil`: timed out. Returns whether this call decided.
+        @discardableResult
+        func finish(_ result: Result<Void, any Error>?) -> Bool {
+            guard done.withLock({ done in defer { done = true }; return !done }) else { return false }
+            switch result {
+            case .success: health.succeeded()
+            case .failure(let error):
+                if PostgresProvider.isConnectionProblem(error) { health.failed(PostgresErrorText.describe(error)) }
+            case nil: break
+            }
+            health.probeEnded()
+            return true
         }
     }
 

@@ -87,8 +87,10 @@ import Testing
 
     @Test func everyConnectionSetsTheTrigramThresholdAndAStatementTimeout() {
         let settings = PostgresConnectionSettings(host: "h")
-        let options = settings.clientConfiguration(wordSimilarityThreshold: 0.4, statementTimeout: .milliseconds(1500))
-            .options.additionalStartupParameters
+        let configuration = settings.clientConfiguration(wordSimilarityThreshold: 0.4, statementTimeout: .milliseconds(1500))
+        let options = configuration.options.additionalStartupParameters
+        // One connection kept: with none, a request queued when every connection closed waited for ever.
+        #expect(configuration.options.minimumConnections == 1)
         #expect(options.count == 1)
         #expect(options.first?.0 == "options")
         #expect(options.first?.1 == "-c pg_trgm.word_similarity_threshold=0.4 -c statement_timeout=1500")
@@ -129,6 +131,32 @@ import Testing
         #expect(weight(0) == "0")
         #expect(weight(0.5) == "0.5")
         #expect(weight(1e20) == "1e+20")
+    }
+
+    /// The background probe that waits for the database to come back ends at its timeout even when the
+    /// connection attempt under it hangs (a server that accepts the connection and never answers), so that the
+    /// provider can start another: it never waits on one probe for ever.
+    @Test(.timeLimit(.minutes(1)))
+    func aProbeEndsAtItsTimeoutWhenTheConnectionAttemptHangs() async throws {
+        let hole = try SilentListener()
+        let postgres = PostgresProvider(
+            settings: PostgresConnectionSettings(host: "127.0.0.1", port: Int(hole.port), user: "nobody", tls: .disable),
+            catalogue: try PostgresCatalogue(table: "suggestions"),
+            connectTimeout: .seconds(60),
+            probeTimeout: .milliseconds(200))
+        defer { postgres.shutdown() }
+        postgres.health.failed("down")
+        postgres.probe()
+        #expect(!postgres.health.claimProbe(), "a probe is under way")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var ended = false
+        while !ended && clock.now - start < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(50))
+            ended = postgres.health.claimProbe()
+        }
+        #expect(ended, "the probe did not end within 20 s (its timeout is 0.2 s; the connect timeout 60 s)")
+        #expect(postgres.health.current?.message == "down", "a timed-out probe leaves the known problem")
     }
 
     /// A database that cannot be reached fails this provider's part of each keystroke with a message that says so;

@@ -141,3 +141,30 @@ final class TCPProxy: @unchecked Sendable {
 
     deinit { stop() }
 }
+
+/// A loopback port that accepts TCP connections (the kernel completes them into the backlog) and never answers:
+/// a connection attempt to it hangs until the client's own timeout.
+final class SilentListener: Sendable {
+    let port: UInt16
+    private let descriptor: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = TCPProxy.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+}
