@@ -28,8 +28,8 @@ Any answer that is not well-formed, any status but 200, or a server that does no
 script exit 1.
 
 Usage: python3 Benchmarks/Scripts/serve-load.py [--bin .build/release/suggest] [--clients 64] [--seconds 20]
-           [--max-requests 500000] [--users 1000] [--seed 1]
-           [--postgres URL [--table pypi] [--import] [--deadline-ms 150] [--pg-connections 4]
+           [--max-requests 500000] [--users 1000] [--seed 1] [--think-ms 0] [--timeline]
+           [--postgres URL [--table pypi] [--import] [--deadline-ms 150] [--pg-connections 4] [--pg-queued N]
             [--fault-at S --fault-for D [--pg-ctl "bash .ci/postgres.sh"]]] [--config FILE]
 """
 import argparse
@@ -119,6 +119,7 @@ class Client:
         self.user = f"u{index % users}"
         self.names, self.cumulative, self.total = names, cumulative, total
         self.provider, self.origin = provider, origin
+        self.think = 0.0
         self.keystrokes, self.errors, self.submits, self.problems = [], 0, 0, []
 
     async def request(self, method, target, body=b""):
@@ -158,6 +159,8 @@ class Client:
                         self.problems.append(f"{typed!r}: {problem}: {payload[:200]!r}")
                 self.keystrokes.append(Keystroke(start - self.origin, latency, status, problem is not None,
                                                  failed, answered, micros))
+                if self.think:
+                    await asyncio.sleep(self.think)
             else:
                 status, _ = await self.request(
                     "POST", f"/submit?session={session}&user={self.user}", json.dumps({"text": name}).encode()
@@ -199,6 +202,8 @@ async def load(port, args, names, cumulative, total, provider):
         Client(port, i, args.users, random.Random(args.seed * 1000 + i), names, cumulative, total, provider, origin)
         for i in range(args.clients)
     ]
+    for c in clients:
+        c.think = args.think_ms / 1000
     events = {}
     tasks = [c.run(deadline, budget) for c in clients]
     if args.fault_at is not None:
@@ -234,6 +239,8 @@ def write_config(args):
         providers = [{"type": "recent"}, {"type": "postgres", "url": args.postgres, "table": args.table,
                                            "deadlineMilliseconds": args.deadline_ms,
                                            "maximumConnections": args.pg_connections}]
+        if args.pg_queued is not None:
+            providers[1]["maximumQueued"] = args.pg_queued
         provider = "postgres"
     else:
         providers = [{"type": "recent"}, {"type": "prefix", "dictionary": "pypi-names.tsv"},
@@ -259,6 +266,9 @@ def main():
                     help="first import the names into --table (suggest import --postgres … --replace)")
     ap.add_argument("--deadline-ms", type=int, default=150)
     ap.add_argument("--pg-connections", type=int, default=4)
+    ap.add_argument("--pg-queued", type=int, help="the provider's maximumQueued (default: its own)")
+    ap.add_argument("--think-ms", type=float, default=0,
+                    help="each client's pause between an answer and its next keystroke (0: type as fast as answered)")
     ap.add_argument("--fault-at", type=float, help="seconds into the load when the database is stopped")
     ap.add_argument("--fault-for", type=float, default=5, help="seconds the database stays down")
     ap.add_argument("--pg-ctl", default="bash .ci/postgres.sh", help="a command taking pause / resume")
@@ -297,7 +307,7 @@ def main():
     keystrokes = sorted((k for c in clients for k in c.keystrokes), key=lambda k: k.sent)
     errors = sum(c.errors for c in clients)
     submits = sum(c.submits for c in clients)
-    print(f"clients {args.clients}, users {args.users}, {elapsed:.1f} s: {len(keystrokes)} keystrokes, {submits} submits, "
+    print(f"clients {args.clients} (pause {args.think_ms:.0f} ms between keystrokes), users {args.users}, {elapsed:.1f} s: {len(keystrokes)} keystrokes, {submits} submits, "
           f"{errors} errors (malformed answers or statuses other than 200); "
           f"server exit status after SIGTERM {status}")
     for problem in [p for c in clients for p in c.problems][:10]:

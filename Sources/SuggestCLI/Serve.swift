@@ -58,9 +58,13 @@ struct Serve: ParsableCommand {
     /// `main` starts the runtime's machinery first, which can take file descriptor 1 when standard output is
     /// closed, and `suggest batch` must then report "Bad file descriptor".)
     func run() throws {
-        let configuration = try ConfigurationLoader.load(config)
+        var configuration = try ConfigurationLoader.load(config)
         var logger = Logger(label: "suggest.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        // The engines' own messages (a provider that failed, a missed deadline) at the same level.
+        var engineLogger = Logger(label: "swift-suggest") { StreamLogHandler.standardError(label: $0) }
+        engineLogger.logLevel = logger.logLevel
+        configuration.logger = engineLogger
         let idle = Duration.seconds(idleTimeout)
         let server = SuggestServer(
             configuration: configuration,

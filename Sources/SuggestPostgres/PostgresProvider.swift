@@ -112,6 +112,13 @@ public final class PostgresProvider: ConfigurableProvider {
     let health: ConnectionHealth
     /// How long one probe waits for the pool before it gives up and lets the next keystroke start another.
     let probeTimeout: Duration
+    /// The pool's size when the provider knows it (it made the pool): admission needs it (see
+    /// ``canMeetDeadline(inFlight:connections:queryTime:deadline:)``).
+    let connections: Int?
+    /// Keystroke queries under way (running or waiting for a connection).
+    private let inFlight = Atomic<Int>(0)
+    /// How long a query holds its connection, on average.
+    let queryTime = QueryTimer()
     /// The task running ``client``'s `run()` when the provider owns it.
     private let runner: Task<Void, Never>?
     private let sql: String
@@ -133,6 +140,7 @@ public final class PostgresProvider: ConfigurableProvider {
         self.location = location
         self.health = ConnectionHealth()
         self.probeTimeout = .seconds(5)
+        self.connections = nil
         self.runner = nil
         self.sql = catalogue.keystroke
     }
@@ -168,6 +176,7 @@ public final class PostgresProvider: ConfigurableProvider {
         self.location = settings.displayName
         self.health = health
         self.probeTimeout = probeTimeout ?? max(connectTimeout, .seconds(1))
+        self.connections = maximumConnections
         self.runner = Task { await client.run() }
         self.sql = catalogue.keystroke
     }
@@ -257,12 +266,29 @@ public final class PostgresProvider: ConfigurableProvider {
             probe()
             throw PostgresProviderError("\(location) is unreachable: \(problem.message) (retrying)")
         }
+        // Admission: a keystroke that would wait behind the queries under way past its deadline skips the database
+        // at once (its other providers answer now, not at the deadline) and takes no connection from those that can
+        // still be answered in time.
+        let ahead = inFlight.add(1, ordering: .relaxed).newValue
+        defer { inFlight.subtract(1, ordering: .relaxed) }
+        if let connections, case .asynchronous(let deadline) = execution,
+            !Self.canMeetDeadline(inFlight: ahead, connections: connections, queryTime: queryTime.average, deadline: deadline)
+        {
+            throw PostgresProviderError(
+                "\(location) is busy: behind the queries under way this keystroke would miss its deadline, so it did not wait")
+        }
         let plan = KeystrokePlan(request, options: options)
-        var rows: [Row] = []
+        let rows: [Row]
         do {
-            let sequence = try await client.query(plan.query(sql))
-            for try await (kind, text, weight, folded) in sequence.decode((Int32, String, Double, String).self) {
-                rows.append(Row(kind: Int(kind), text: text, weight: weight, folded: folded))
+            rows = try await client.withConnection { [queryTime] connection in
+                let start = ContinuousClock.now
+                var rows: [Row] = []
+                let sequence = try await connection.query(plan.query(sql), logger: Self.silent)
+                for try await (kind, text, weight, folded) in sequence.decode((Int32, String, Double, String).self) {
+                    rows.append(Row(kind: Int(kind), text: text, weight: weight, folded: folded))
+                }
+                queryTime.record(ContinuousClock.now - start)
+                return rows
             }
             health.succeeded()
         } catch {
@@ -321,6 +347,18 @@ public final class PostgresProvider: ConfigurableProvider {
         }
     }
 
+    /// Whether a keystroke query that finds `inFlight` queries under way (itself included) on a pool of
+    /// `connections` can be answered within `deadline`, when a query holds its connection for `queryTime` on
+    /// average: the queries beyond the pool's size wait, spread over its connections. True until a query time is
+    /// known.
+    static func canMeetDeadline(inFlight: Int, connections: Int, queryTime: Duration?, deadline: Duration) -> Bool {
+        guard let queryTime, inFlight > connections, connections > 0 else { return true }
+        let waiting = Double(inFlight - connections) / Double(connections)
+        return queryTime * (waiting + 1) <= deadline
+    }
+
+    static let silent = Logger(label: "suggest.postgres.query") { _ in SwiftLogNoOpLogHandler() }
+
     /// Whether `error` is about reaching the database (not about a query).
     static func isConnectionProblem(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return true }
@@ -340,4 +378,18 @@ public final class PostgresProvider: ConfigurableProvider {
 public struct PostgresProviderError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// The average time a keystroke query holds its connection (an exponentially weighted moving average, 1/10 weight to
+/// each new query), for admission.
+final class QueryTimer: Sendable {
+    private let value = Mutex<Duration?>(nil)
+
+    var average: Duration? { value.withLock { $0 } }
+
+    func record(_ time: Duration) {
+        value.withLock { average in
+            average = average.map { $0 * 0.9 + time * 0.1 } ?? time
+        }
+    }
 }

@@ -133,6 +133,25 @@ import Testing
         #expect(weight(1e20) == "1e+20")
     }
 
+    /// Admission: a keystroke query waits for a connection only when the queries ahead of it leave time to answer
+    /// it within the deadline.
+    @Test func aKeystrokeWaitsForAConnectionOnlyIfItCanStillMeetItsDeadline() {
+        func admits(_ inFlight: Int, _ queryTime: Duration?) -> Bool {
+            PostgresProvider.canMeetDeadline(
+                inFlight: inFlight, connections: 4, queryTime: queryTime, deadline: .milliseconds(150))
+        }
+        #expect(admits(1_000, nil), "no query time measured yet: every keystroke tries")
+        #expect(admits(4, .seconds(1)), "a free connection: it runs at once, however slow queries are")
+        #expect(admits(28, .milliseconds(20)), "24 waiting on 4 connections: 6 rounds + its own, 140 ms")
+        #expect(!admits(32, .milliseconds(20)), "28 waiting: 8 rounds of 20 ms, 160 ms")
+        #expect(!admits(5, .milliseconds(151)), "one query of more than the deadline ahead")
+        let timer = QueryTimer()
+        timer.record(.milliseconds(10))
+        #expect(timer.average == .milliseconds(10))
+        timer.record(.milliseconds(110))
+        #expect(timer.average == .milliseconds(20))
+    }
+
     /// The background probe that waits for the database to come back ends at its timeout even when the
     /// connection attempt under it hangs (a server that accepts the connection and never answers), so that the
     /// provider can start another: it never waits on one probe for ever.

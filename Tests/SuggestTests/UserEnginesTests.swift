@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import Suggest
+import Synchronization
 import Testing
 
 /// A folder with a dictionary and a configuration (recents + prefix), removed by the caller.
@@ -18,7 +20,48 @@ private func recentTitles(_ engine: SuggestionEngine, _ text: String = "") -> [S
     engine.suggestions(for: SearchQuery(text: text)).suggestions.filter { $0.provider == "recent" }.map(\.title)
 }
 
+/// A provider whose database is down: every keystroke fails with the same message.
+private struct DownProvider: SuggestionProvider {
+    let id = "catalogue"
+    struct Down: Error, CustomStringConvertible { var description: String { "the database is unreachable" } }
+    func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws { throw Down() }
+}
+
+/// Counts the messages logged through it.
+private struct CountingLogHandler: LogHandler {
+    let messages: LoggedMessages
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    func log(event: LogEvent) { messages.value.withLock { $0.append("\(event.message)") } }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+}
+
+/// The messages a ``CountingLogHandler`` saw.
+private final class LoggedMessages: Sendable {
+    let value = Mutex<[String]>([])
+}
+
 struct UserEnginesTests {
+    /// A shared provider that fails on every keystroke of every user is logged once, not once per user.
+    @Test func aFailureSharedByEveryUserIsLoggedOnce() throws {
+        let messages = LoggedMessages()
+        let logger = Logger(label: "test") { _ in CountingLogHandler(messages: messages) }
+        let configuration = EngineConfiguration(slots: [ProviderSlot(DownProvider())], logger: logger)
+        let users = UserEngines(configuration: configuration)
+        for user in ["alice", "bob", "carol"] {
+            let engine = try users.engine(for: user)
+            for text in ["p", "py", "pyt"] {
+                let result = engine.suggestions(for: SearchQuery(text: text))
+                #expect(result.diagnostics.errors == ["catalogue: the database is unreachable"])
+            }
+        }
+        let logged = messages.value.withLock { $0 }
+        #expect(logged == ["provider failed: the database is unreachable"], "\(logged)")
+    }
+
     @Test func twoUsersRecentsDoNotMix() throws {
         let (folder, path) = try makeFixture()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -76,6 +76,8 @@ public final class UserEngines: Sendable {
     }
 
     private let table = Mutex(Table())
+    /// One log memory for every user's engine: a message (a database that went down) is logged once, not per user.
+    private let logMemory = SuggestionEngine.LogMemory()
 
     /// Users over a shared configuration.
     /// - Parameter configuration: loaded once; its providers other than `"recent"` are shared by every user.
@@ -222,7 +224,8 @@ public final class UserEngines: Sendable {
             slot.provider = own
             return slot
         }
-        let engine = SuggestionEngine(slots: slots, options: configuration.options)
+        let engine = SuggestionEngine(
+            slots: slots, options: configuration.options, logger: configuration.logger, logMemory: logMemory)
         return Entry(engine: engine, recents: recents, lastUse: now)
     }
 }

@@ -9,8 +9,10 @@ extension SuggestionEngine {
     /// The last message logged per source (a provider id, or `engine`), so that a note repeated keystroke after
     /// keystroke — a store that cannot be written, a walk cut at its limit — is logged once, until another replaces
     /// it. Only touched when there is something to log.
-    final class LogMemory: Sendable {
+    package final class LogMemory: Sendable {
         let last = Mutex<[String: String]>([:])
+
+        package init() {}
 
         /// Whether `message` from `source` differs from the last one logged for it (and remembers it).
         func isNew(_ message: String, from source: String) -> Bool {

@@ -38,22 +38,30 @@ public final class SuggestionEngine: Sendable {
     let selections = Mutex<[MergeKey: Int]>([:])
     /// Section order and quotas, derived once.
     let layout: Layout
-    /// What was logged last, per source.
-    let logMemory = LogMemory()
+    /// What was logged last, per source (shared by engines made with the same memory, such as the per-user
+    /// engines of one server).
+    let logMemory: LogMemory
 
     /// An engine over providers with the engine-side settings of their configuration entries.
     /// - Parameters:
     ///   - slots: the providers, in order, each with its weight, section and exact-match rule.
     ///   - options: how results are merged, ranked and shaped.
     ///   - logger: where the engine logs what it notes (``logger``); by default one labelled `swift-suggest`.
-    public init(
+    public convenience init(
         slots: [ProviderSlot],
         options: EngineOptions = EngineOptions(),
         logger: Logger = SuggestionEngine.makeDefaultLogger()
     ) {
+        self.init(slots: slots, options: options, logger: logger, logMemory: LogMemory())
+    }
+
+    /// An engine that shares what it logged with other engines: one message is logged once across them (a
+    /// server's per-user engines over one database that went down log it once, not once per user).
+    package init(slots: [ProviderSlot], options: EngineOptions, logger: Logger, logMemory: LogMemory) {
         self.slots = slots
         self.options = options
         self.logger = logger
+        self.logMemory = logMemory
         self.layout = Layout(slots: slots, options: options)
     }
 
