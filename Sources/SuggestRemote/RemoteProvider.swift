@@ -19,6 +19,10 @@ public import SuggestCore
 /// - **What is sent:** the text, tokens and scope of the keystroke (and `user`, when configured). The remote's
 ///   ranking is kept: its tier, typos and ranges, and its score as the popularity (times this entry's `weight`).
 /// - **Limits:** an answer larger than 1 MiB is an error; at most the engine's limit of suggestions is taken.
+/// - **A server that is down** is not asked on every keystroke: a refused connection fails at once (connections are
+///   not retried), and after 3 failures in a row (a failed connection, a timeout, a 5xx status) the ``breaker``
+///   opens: keystrokes skip the server at once, and one keystroke asks it again after 0.5 s, then 1, 2, 4, 8 s
+///   while it stays down. The first answer closes it.
 public struct RemoteProvider: ConfigurableProvider {
     public struct Configuration: Decodable, Sendable {
         /// The server's base URL (`http://host:port`).
@@ -51,6 +55,8 @@ public struct RemoteProvider: ConfigurableProvider {
     public let endpoint: String
     public let deadline: Duration
     public let user: String?
+    /// Whether the server is asked (shared by the copies of this provider).
+    public let breaker: CircuitBreaker
 
     /// The largest answer read, in bytes.
     public static let maximumAnswerBytes = 1 << 20
@@ -65,6 +71,7 @@ public struct RemoteProvider: ConfigurableProvider {
         self.endpoint = base + "/suggest"
         self.deadline = deadline
         self.user = user
+        self.breaker = CircuitBreaker()
     }
 
     public init(configuration: Configuration, context: ProviderContext) throws {
@@ -97,18 +104,34 @@ public struct RemoteProvider: ConfigurableProvider {
     }
 
     public func suggestions(for request: SuggestionRequest) async throws -> ProviderOutput {
+        let trial: Bool
+        switch breaker.decide() {
+        case .ask(let isTrial): trial = isTrial
+        case .skip(let lastError):
+            throw RemoteError("\(endpoint) is down (\(lastError)): not asked; it is asked again after a pause")
+        }
         let http = HTTPClientRequest(url: url(for: request.query.query))
         let response: HTTPClientResponse
-        do {
-            response = try await HTTPClient.shared.execute(http, timeout: .nanoseconds(Self.nanoseconds(deadline)))
-        } catch {
-            throw RemoteError("\(endpoint): \(error)")
-        }
         let body: [UInt8]
         do {
+            // The request gives up a little before the engine's deadline, so that a server that does not answer in
+            // time counts as failed (the engine's own cancellation is not counted: it also ends superseded
+            // keystrokes).
+            response = try await Self.client.execute(http, timeout: .nanoseconds(Self.nanoseconds(deadline) / 10 * 9))
             body = Array(buffer: try await response.body.collect(upTo: Self.maximumAnswerBytes))
         } catch {
-            throw RemoteError("\(endpoint): answer not read: \(error)")
+            if Task.isCancelled {
+                breaker.abandoned(trial: trial)
+                throw CancellationError()
+            }
+            let message = Self.describe(error)
+            breaker.failed(message, trial: trial)
+            throw RemoteError("\(endpoint): \(message)")
+        }
+        if response.status.code >= 500 {
+            breaker.failed("status \(response.status.code)", trial: trial)
+        } else {
+            breaker.succeeded()
         }
         let answer: JSONValue
         do {
@@ -122,8 +145,32 @@ public struct RemoteProvider: ConfigurableProvider {
         return try Self.output(from: answer, limit: request.limit)
     }
 
-    /// The candidates of a `GET /suggest` answer (the `suggest batch` answer format).
-    /// - Throws: ``RemoteError`` when the answer does not have that shape.
+    /// A short text for a failed request: AsyncHTTPClient's errors describe themselves at length.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded: return "no answer within the deadline"
+            case .connectTimeout: return "connection timed out"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: break
+            }
+        }
+        let text = "\(error)"
+        if text.contains("Connection refused") { return "connection refused" }
+        if text.contains("connectTimeout") || text.contains("Connection timed out") { return "connection timed out" }
+        return text
+    }
+
+    /// The HTTP client of every remote provider: AsyncHTTPClient's defaults, except that a connection that cannot be
+    /// made fails its request at once instead of being retried until the request's timeout (the breaker decides when
+    /// to try again). It lives as long as the process, like `HTTPClient.shared`.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(2)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
     public static func output(from answer: JSONValue, limit: Int) throws -> ProviderOutput {
         guard case .array(let items) = answer["suggestions"] else { throw RemoteError("answer without \"suggestions\"") }
         var output = ProviderOutput()

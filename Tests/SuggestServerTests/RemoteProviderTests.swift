@@ -32,24 +32,129 @@ struct RemoteProviderTests {
     }
 
     @Test func aDownServerIsAProviderErrorNotAFailedKeystroke() async throws {
-        // Port 1: nothing listens there. (AsyncHTTPClient retries a refused connection until the deadline.)
+        // Port 1: nothing listens there. The connection is refused and not retried: the keystroke does not wait for
+        // its deadline (5 s here), and after three failures in a row the server is not asked at all.
         let fixture = try Fixture()
-        let local = try EngineConfiguration(
-            slots: try fixture.configuration().slots + [
-                ProviderSlot(RemoteProvider(url: "http://127.0.0.1:1", deadline: .milliseconds(300)))
-            ]
-        ).makeEngine()
-        var session = TypingSession()
-        let result = await local.allSuggestions(for: SearchQuery(text: "pa"), session: &session)
-        #expect(result.suggestions.map(\.title) == ["pandas"])
-        // Refused connections are retried until the request's timeout, which is the deadline: on a loaded machine the
-        // engine's deadline may come first. Either way the remote is reported, and the keystroke answered.
-        let report = try #require(result.diagnostics.providers.first { $0.provider == "remote" })
-        switch report.outcome {
-        case .failed(let message): #expect(message.contains("127.0.0.1:1"), "\(message)")
-        case .cancelled: break
-        default: Issue.record("unexpected outcome \(report.outcome)")
+        let remote = RemoteProvider(url: "http://127.0.0.1:1", deadline: .seconds(5))
+        let local = try EngineConfiguration(slots: try fixture.configuration().slots + [ProviderSlot(remote)])
+            .makeEngine()
+        var messages: [String] = []
+        let clock = ContinuousClock()
+        let start = clock.now
+        for text in ["pa", "pan", "pand", "panda"] {
+            var session = TypingSession()
+            let result = await local.allSuggestions(for: SearchQuery(text: text), session: &session)
+            #expect(result.suggestions.map(\.title) == ["pandas"], "\(text)")
+            let report = try #require(result.diagnostics.providers.first { $0.provider == "remote" })
+            guard case .failed(let message) = report.outcome else {
+                Issue.record("\(text): unexpected outcome \(report.outcome)")
+                continue
+            }
+            messages.append(message)
         }
+        #expect(clock.now - start < .seconds(5), "a keystroke waited for its deadline")
+        #expect(messages.count == 4)
+        for message in messages.prefix(3) {
+            #expect(message == "http://127.0.0.1:1/suggest: connection refused", "\(message)")
+        }
+        #expect(messages.last?.contains("is down") == true, "\(messages)")
+        #expect(messages.last?.contains("not asked") == true, "\(messages)")
+        guard case .open = remote.breaker.state else {
+            Issue.record("the breaker is \(remote.breaker.state)")
+            return
+        }
+    }
+
+    /// A server that takes the connection and never answers costs a keystroke its deadline three times; then the
+    /// breaker opens and keystrokes skip it at once.
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatNeverAnswersIsSkippedAfterThreeTimeouts() async throws {
+        // A listening socket that never accepts: the kernel completes the connection, nobody reads the request.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { a in
+                bind(fd, a, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, a, &length) == 0
+            }
+        }
+        try #require(listening)
+        let remote = RemoteProvider(url: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))", deadline: .milliseconds(200))
+        let engine = SuggestionEngine(providers: [remote])
+        var timeouts = 0
+        // Three timeouts open it; on a loaded machine the engine's deadline may end a keystroke first (not counted),
+        // so up to ten keystrokes.
+        for _ in 0..<10 where remote.breaker.state == .closed {
+            var session = TypingSession()
+            let result = await engine.allSuggestions(for: SearchQuery(text: "py"), session: &session)
+            if result.diagnostics.errors.first?.hasSuffix("no answer within the deadline") == true { timeouts += 1 }
+        }
+        #expect(timeouts == 3)
+        #expect(remote.breaker.state != .closed)
+        let clock = ContinuousClock()
+        let start = clock.now
+        var session = TypingSession()
+        let skipped = await engine.allSuggestions(for: SearchQuery(text: "pyth"), session: &session)
+        #expect(skipped.diagnostics.errors.first?.contains("not asked") == true, "\(skipped.diagnostics.errors)")
+        #expect(clock.now - start < .milliseconds(200), "the skipped keystroke waited")
+    }
+
+    /// A server that was down is asked again after a pause, and the first answer closes the breaker.
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatIsBackIsAskedAgain() async throws {
+        let fixture = try Fixture()
+        let catalogue = SuggestServer(configuration: try fixture.configuration(), options: ServerOptions(port: 0))
+        try await catalogue.makeApplication().test(.live) { client in
+            let port = try #require(client.port)
+            let remote = RemoteProvider(url: "http://127.0.0.1:\(port)", deadline: .seconds(5))
+            // As if the last three keystrokes had found it down.
+            for _ in 0..<3 { remote.breaker.failed("connection refused", trial: false) }
+            let engine = SuggestionEngine(providers: [remote])
+            var session = TypingSession()
+            let skipped = await engine.allSuggestions(for: SearchQuery(text: "py"), session: &session)
+            #expect(skipped.diagnostics.errors.first?.contains("not asked") == true, "\(skipped.diagnostics.errors)")
+            // The first pause is half a second; the trial keystroke after it is answered.
+            try await Task.sleep(for: .milliseconds(600))
+            let answered = await engine.allSuggestions(for: SearchQuery(text: "py"), session: &session)
+            #expect(answered.diagnostics.errors == [])
+            #expect(answered.suggestions.map(\.title) == ["python", "pytest"])
+            #expect(remote.breaker.state == .closed)
+        }
+    }
+
+    /// The breaker's states, driven by explicit instants.
+    @Test func theBreakerOpensPausesTriesAndCloses() {
+        let breaker = CircuitBreaker(failuresToOpen: 3, firstPause: .seconds(1), longestPause: .seconds(3))
+        let t0 = ContinuousClock.now
+        #expect(breaker.decide(now: t0) == .ask(trial: false))
+        breaker.failed("refused", trial: false, now: t0)
+        breaker.failed("refused", trial: false, now: t0)
+        breaker.succeeded()  // an answer in between: the count starts again
+        breaker.failed("refused", trial: false, now: t0)
+        breaker.failed("refused", trial: false, now: t0)
+        #expect(breaker.state == .closed)
+        breaker.failed("refused", trial: false, now: t0)
+        #expect(breaker.state == .open(until: t0 + .seconds(1)))
+        #expect(breaker.decide(now: t0 + .milliseconds(999)) == .skip(lastError: "refused"))
+        // One trial after the pause; the others keep skipping while it runs.
+        #expect(breaker.decide(now: t0 + .seconds(1)) == .ask(trial: true))
+        #expect(breaker.decide(now: t0 + .seconds(1)) == .skip(lastError: "refused"))
+        // A failed trial doubles the pause, up to the longest.
+        breaker.failed("timed out", trial: true, now: t0 + .seconds(1))
+        #expect(breaker.state == .open(until: t0 + .seconds(3)))
+        #expect(breaker.decide(now: t0 + .seconds(3)) == .ask(trial: true))
+        breaker.failed("timed out", trial: true, now: t0 + .seconds(3))
+        #expect(breaker.state == .open(until: t0 + .seconds(6)), "capped at 3 s")
+        // A cancelled trial lets the next keystroke try at once.
+        #expect(breaker.decide(now: t0 + .seconds(6)) == .ask(trial: true))
+        breaker.abandoned(trial: true)
+        #expect(breaker.decide(now: t0 + .seconds(6)) == .ask(trial: true))
+        breaker.succeeded()
+        #expect(breaker.state == .closed)
+        #expect(breaker.decide(now: t0 + .seconds(6)) == .ask(trial: false))
     }
 
     @Test(arguments: [
