@@ -80,34 +80,39 @@ def percentile(sorted_values, p):
 
 class Keystroke:
     """One answered keystroke: when it was sent (seconds since the load started), how long it took, what came back."""
-    __slots__ = ("sent", "latency", "status", "malformed", "provider_failed", "provider_answered", "micros")
+    __slots__ = ("sent", "latency", "status", "malformed", "provider_failed", "provider_busy", "provider_answered",
+                 "micros")
 
-    def __init__(self, sent, latency, status, malformed, provider_failed, provider_answered, micros):
+    def __init__(self, sent, latency, status, malformed, failed, provider_answered, micros):
         self.sent, self.latency, self.status, self.malformed = sent, latency, status, malformed
-        self.provider_failed, self.provider_answered, self.micros = provider_failed, provider_answered, micros
+        # failed: None, "busy" (the provider's admission: it did not wait) or "down" (any other error).
+        self.provider_failed, self.provider_busy = failed == "down", failed == "busy"
+        self.provider_answered, self.micros = provider_answered, micros
 
 
 def check_answer(payload, typed, provider):
-    """Returns (problem or None, provider failed?, provider answered?, micros) for one `GET /suggest` answer."""
+    """Returns (problem or None, provider failure (None, "busy" or "down"), provider answered?, micros) for one
+    `GET /suggest` answer."""
     try:
         answer = json.loads(payload)
     except ValueError as error:
-        return f"not JSON: {error}", False, False, None
+        return f"not JSON: {error}", None, False, None
     if not isinstance(answer, dict):
-        return "not a JSON object", False, False, None
+        return "not a JSON object", None, False, None
     if answer.get("text") != typed:
-        return f"text {answer.get('text')!r}, typed {typed!r}", False, False, None
+        return f"text {answer.get('text')!r}, typed {typed!r}", None, False, None
     suggestions = answer.get("suggestions")
     if not isinstance(suggestions, list) or not isinstance(answer.get("generation"), int):
-        return "no suggestions list or no generation", False, False, None
+        return "no suggestions list or no generation", None, False, None
     for s in suggestions:
         if not (isinstance(s, dict) and isinstance(s.get("text"), str) and isinstance(s.get("provider"), str)
                 and isinstance(s.get("score"), (int, float))):
-            return f"bad suggestion {s!r}", False, False, None
+            return f"bad suggestion {s!r}", None, False, None
     errors = answer.get("errors", [])
     if not isinstance(errors, list) or not all(isinstance(e, str) for e in errors):
-        return "bad errors list", False, False, None
-    failed = provider is not None and any(e.startswith(provider + ":") for e in errors)
+        return "bad errors list", None, False, None
+    mine = [e for e in errors if provider is not None and e.startswith(provider + ":")]
+    failed = None if not mine else "busy" if all(" is busy: " in e for e in mine) else "down"
     answered = provider is not None and any(
         s["provider"] == provider or provider in s.get("providers", ()) for s in suggestions)
     return None, failed, answered, answer.get("micros")
@@ -152,7 +157,7 @@ class Client:
                 status, payload = await self.request("GET", f"/suggest?q={query}&session={session}&user={self.user}")
                 latency = time.perf_counter() - start
                 problem, failed, answered, micros = (
-                    check_answer(payload, typed, self.provider) if status == 200 else (f"status {status}", False, False, None))
+                    check_answer(payload, typed, self.provider) if status == 200 else (f"status {status}", None, False, None))
                 if problem:
                     self.errors += 1
                     if len(self.problems) < 5:
@@ -225,9 +230,12 @@ def summary(label, keystrokes, seconds, provider):
             f"engine micros p50 {percentile(micros, 50):.0f}, p99 {percentile(micros, 99):.0f}")
     if provider and keystrokes:
         failed = sum(k.provider_failed for k in keystrokes)
+        busy = sum(k.provider_busy for k in keystrokes)
         answered = sum(k.provider_answered for k in keystrokes)
-        line += (f"; {provider} answered {100 * answered / len(keystrokes):.1f} %, "
-                 f"reported failed {100 * failed / len(keystrokes):.1f} %")
+        n = len(keystrokes)
+        line += (f"; {provider} answered {100 * answered / n:.1f} %, busy (did not wait) {100 * busy / n:.1f} %, "
+                 f"failed {100 * failed / n:.1f} %, neither (no match or missed its deadline) "
+                 f"{100 * (n - answered - busy - failed) / n:.1f} %")
     print(line)
 
 
@@ -321,6 +329,7 @@ def main():
                 line = f"  {second:3d} s: {len(bucket):6d} keystrokes, p50 {ms(percentile(latencies, 50))}, max {ms(latencies[-1])}"
                 if provider:
                     line += (f", {provider} answered {sum(k.provider_answered for k in bucket):5d}, "
+                             f"busy {sum(k.provider_busy for k in bucket):5d}, "
                              f"failed {sum(k.provider_failed for k in bucket):5d}")
                 print(line)
     failure = events.get("failure")

@@ -54,14 +54,19 @@ struct HealthLogHandler: LogHandler {
     /// The useful part of postgres-nio's reflected error: the server's message, or the socket error
     /// (`connect(descriptor:addr:size:): Connection refused (errno: 111)`).
     static func shorten(_ text: String) -> String {
-        for marker in ["Connection refused", "No such file or directory", "Network is unreachable", "timed out",
-            "password authentication failed", "does not exist", "no pg_hba.conf entry"]
-        where text.contains(marker) {
-            if let range = text.range(of: "message: ") {
-                let rest = text[range.upperBound...]
-                let end = rest.firstIndex(where: { $0 == "," || $0 == "]" }) ?? rest.endIndex
-                return String(rest[..<end]).trimmingQuotes
+        // The server's own message when there is one ("the database system is starting up", a failed password).
+        if let range = text.range(of: "message: ") {
+            let rest = text[range.upperBound...]
+            let end = rest.firstIndex(where: { $0 == "," || $0 == "]" }) ?? rest.endIndex
+            var message = String(rest[..<end]).trimmingQuotes
+            if let state = text.range(of: "sqlState: ") {
+                let code = text[state.upperBound...].prefix(5)
+                if code.count == 5 { message += " (SQLSTATE \(code))" }
             }
+            return message
+        }
+        for marker in ["Connection refused", "No such file or directory", "Network is unreachable", "timed out"]
+        where text.contains(marker) {
             return marker == "Connection refused" ? "connection refused" : marker
         }
         return text.count > 200 ? String(text.prefix(200)) + "…" : text

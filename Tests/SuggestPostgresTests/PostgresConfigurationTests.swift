@@ -133,6 +133,17 @@ import Testing
         #expect(weight(1e20) == "1e+20")
     }
 
+    /// The pool's failed connection attempts, as postgres-nio logs them, become short messages.
+    @Test func connectionFailuresAreShortMessages() {
+        let startingUp = "PSQLError(code: server, serverInfo: [sqlState: 57P03, file: postmaster.c, line: 2415, "
+            + "message: the database system is starting up, routine: ProcessStartupPacket, localizedSeverity: FATAL, "
+            + "severity: FATAL], triggeredFromRequestInFile: nil)"
+        #expect(HealthLogHandler.shorten(startingUp) == "the database system is starting up (SQLSTATE 57P03)")
+        let refused = "PSQLError(code: connectionError, underlying: Connection errors: SingleConnectionFailure(target: "
+            + "[IPv4]127.0.0.1/127.0.0.1:54329, error: connect(descriptor:addr:size:): Connection refused (errno: 111)))"
+        #expect(HealthLogHandler.shorten(refused) == "connection refused")
+    }
+
     /// Admission: a keystroke query waits for a connection only when the queries ahead of it leave time to answer
     /// it within the deadline.
     @Test func aKeystrokeWaitsForAConnectionOnlyIfItCanStillMeetItsDeadline() {
