@@ -18,7 +18,16 @@ struct Validate: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let status = SuggestValidation.validate(files: files, registry: .cli)
+        // A progress line on standard error while each file's dictionaries load (only on a terminal).
+        var progress: ProgressLine? = nil
+        let status = SuggestValidation.validate(files: files, registry: .cli) { file in
+            if let file {
+                progress = ProgressLine.make("validating \(file)")
+            } else {
+                progress?.finish()
+                progress = nil
+            }
+        }
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -32,14 +32,22 @@ public enum SuggestValidation: Sendable {
     /// and `error: FILE: place: message` on standard error for every problem of the others.
     /// - Returns: 0 when every file is valid, 1 otherwise.
     @discardableResult
-    public static func validate(files: [String], registry: ProviderRegistry) -> Int32 {
+    ///
+    /// `loading` is told the file before it is read (dictionaries are loaded and indexed: seconds for millions of
+    /// entries) and `nil` once it is read, before anything is written: the `suggest` tool shows a progress line.
+    public static func validate(
+        files: [String], registry: ProviderRegistry, loading: ((String?) -> Void)? = nil
+    ) -> Int32 {
         var status: Int32 = 0
         for file in files {
-            do {
-                let configuration = try EngineConfiguration(contentsOf: file, registry: registry)
+            loading?(file)
+            let outcome = Result { () throws(ConfigurationErrors) in try EngineConfiguration(contentsOf: file, registry: registry) }
+            loading?(nil)
+            switch outcome {
+            case .success(let configuration):
                 let ids = configuration.slots.map(\.provider.id).joined(separator: ", ")
                 write("\(file): OK (\(configuration.slots.count) providers: \(ids))", to: 1)
-            } catch {
+            case .failure(let error):
                 status = 1
                 for e in error.errors { write("error: \(e)", to: 2) }
             }

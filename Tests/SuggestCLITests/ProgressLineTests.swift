@@ -85,6 +85,18 @@ struct ProgressLineTests {
         #expect((answer["suggestions"] as? [[String: Any]])?.first?["title"] as? String == "Apple")
     }
 
+    /// `suggest validate` shows which file it is loading, and erases the line before each file's verdict.
+    @Test func forcedProgressOfValidateIsErasedBeforeEachVerdict() throws {
+        let good = CLIRunner.fixture("fruits.suggest.json")
+        let output = try run(["validate", good, "/nonexistent/x.suggest.json"], environment: ["SUGGEST_PROGRESS": "always"])
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("\(good): OK ("), "\(output.stdout)")
+        #expect(output.stderr.hasPrefix(Self.erase + "validating /"), "\(output.stderr.debugDescription)")  // cut to 79 columns
+        #expect(output.stderr.contains(Self.erase + "validating /nonexistent/x.suggest.json"))
+        // The error line comes after the erase, never on the progress line.
+        #expect(output.stderr.contains(Self.erase + "error: /nonexistent/x.suggest.json"), "\(output.stderr.debugDescription)")
+    }
+
     @Test func aFailureErasesTheProgressBeforeItsMessage() throws {
         let output = try run(["index", "/nonexistent/words.tsv"], environment: ["SUGGEST_PROGRESS": "always"])
         #expect(output.status == 1)
