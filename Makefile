@@ -59,7 +59,7 @@ fuzz: setup
 
 # One `generate-documentation` for all modules (one build of their symbol graphs); archives in
 # .build/plugins/Swift-DocC/outputs/. Not part of `make test`: it builds the symbol graphs again.
-DOCS_TARGETS ?= Suggest SuggestCore SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy
+DOCS_TARGETS ?= Suggest SuggestCore SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestPostgres SuggestRemote SuggestServer
 docs: setup
 	$(SWIFT) package generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
 

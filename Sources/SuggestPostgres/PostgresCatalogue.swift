@@ -1,7 +1,7 @@
 import Foundation
 
 /// A dictionary table in PostgreSQL: `(text, weight, scope, folded)`, where `folded` is the entry's canonical key
-/// (``IndexKey``: folded by ``TextNormalizer`` — case, diacritics, width — separators collapsed to one space),
+/// (`IndexKey`: folded by `TextNormalizer` — case, diacritics, width — separators collapsed to one space),
 /// written by ``PostgresImporter`` in Swift so that it folds exactly as the in-memory providers do.
 ///
 /// Indexes: `folded text_pattern_ops` (prefixes, byte order whatever the database's collation), `weight DESC`

@@ -17,14 +17,14 @@ import Synchronization
 /// every entry in Swift exactly as the in-memory providers do.
 ///
 /// The provider is asynchronous (`execution = .asynchronous(deadline:)`): the engine runs it in a task with its
-/// deadline, and a late answer is an update of the same keystroke (``SuggestionEngine/results(for:)``). A database
+/// deadline, and a late answer is an update of the same keystroke (`SuggestionEngine/results(for:)`). A database
 /// that is down or unreachable makes each keystroke's report say so (`failed: database unreachable …`); the other
 /// providers answer as usual, and the provider reconnects by itself when the database is back.
 ///
-/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:)``)
+/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:)``)
 /// owns a `PostgresClient` (a pool of up to `maximumConnections`) and runs its `run()` in a task that ends when
 /// the provider is released. A server that manages its services itself (swift-service-lifecycle) passes its own
-/// client to ``init(id:client:catalogue:deadline:options:)`` and runs it in its `ServiceGroup`.
+/// client to ``init(id:client:catalogue:deadline:options:location:)`` and runs it in its `ServiceGroup`.
 public final class PostgresProvider: ConfigurableProvider {
     /// The provider's keys in a configuration; unknown keys and bad values are errors at their JSON path.
     ///
@@ -98,7 +98,7 @@ public final class PostgresProvider: ConfigurableProvider {
     public static let typeName = "postgres"
 
     /// A catalogue holds fragments as a word list does: exact matches rank among the prefixes, boosted
-    /// (``ExactMatchRule/dictionaryDefault``), as with the `prefix` provider.
+    /// (`ExactMatchRule/dictionaryDefault`), as with the `prefix` provider.
     public var exactMatch: ExactMatchRule { .dictionaryDefault }
 
     public let id: String

@@ -12,7 +12,7 @@ public import SuggestCore
 /// {"type": "remote", "url": "http://127.0.0.1:8080", "deadlineMilliseconds": 150, "section": "Catalogue"}
 /// ```
 ///
-/// - **Asynchronous:** ``execution`` is `.asynchronous(deadline:)`, so ``SuggestionEngine/results(for:)`` shows the
+/// - **Asynchronous:** ``execution`` is `.asynchronous(deadline:)`, so `SuggestionEngine/results(for:)` shows the
 ///   local suggestions at once and the remote ones when they come; the async keystroke call waits at most the
 ///   deadline. A server that is down, slow, or answers an error is a provider error in the keystroke's
 ///   diagnostics, never a failed keystroke.

@@ -10,7 +10,7 @@ public struct ServerOptions: Sendable {
     public var maximumSessions: Int
     /// A session unused this long is forgotten (default 10 minutes).
     public var sessionIdleTimeout: Duration
-    /// Per-user engines and their recents (``UserEngines/Options``).
+    /// Per-user engines and their recents (`UserEngines/Options`).
     public var users: UserEngines.Options
     /// How often idle sessions and users are swept (default 30 s).
     public var sweepInterval: Duration

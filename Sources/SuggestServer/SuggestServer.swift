@@ -4,13 +4,13 @@ public import Hummingbird
 import HummingbirdWebSocket
 public import Logging
 import NIOCore
-public import ServiceLifecycle
+import ServiceLifecycle
 public import Suggest
 import SuggestWire
 import Synchronization
 
 /// `suggest serve`: one configuration's engine over HTTP and WebSocket, with per-session typing state and per-user
-/// recents (``UserEngines``). See the README's "Servers" section for the protocol.
+/// recents (`UserEngines`). See the README's "Servers" section for the protocol.
 ///
 /// ```swift
 /// let server = SuggestServer(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
@@ -27,7 +27,11 @@ public final class SuggestServer: Sendable {
     let metrics: ServerMetrics
     public let logger: Logger
 
-    /// - Parameter metricsFactory: where metrics go; nil uses the process's `MetricsSystem`.
+    /// - Parameters:
+    ///   - configuration: loaded once; every user's engine is made from it.
+    ///   - options: the address, the bounds on sessions and users, and the request limits.
+    ///   - logger: where the server logs its own events (the engines log through the configuration's logger).
+    ///   - metricsFactory: where metrics go; nil uses the process's `MetricsSystem`.
     public init(
         configuration: EngineConfiguration,
         options: ServerOptions = ServerOptions(),

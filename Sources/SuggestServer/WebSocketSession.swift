@@ -4,7 +4,7 @@ import SuggestWire
 import Synchronization
 
 /// One WebSocket connection: a typing field. Each text message is a `suggest batch` line. Keystrokes (`{"text": …}`)
-/// go to the engine's ``SuggestionEngine/results(for:)`` stream, latest wins: every answer is a batch answer line,
+/// go to the engine's `SuggestionEngine/results(for:)` stream, latest wins: every answer is a batch answer line,
 /// the synchronous providers' first and then an update (same `generation`) per asynchronous provider in time, and no
 /// answer for a keystroke that a newer one has replaced is sent. `submit`, `select` and `reset` are answered in
 /// order with their batch acknowledgement; a bad line gets `{"error": …}` and the connection goes on.

@@ -1,6 +1,6 @@
 public import SuggestCore
 
-/// A conformance suite for a ``SuggestionProvider``: run it in one line from a Swift Testing or an XCTest test.
+/// A conformance suite for a `SuggestionProvider`: run it in one line from a Swift Testing or an XCTest test.
 ///
 /// ```swift
 /// @Test func contactsConform() async throws {
@@ -13,9 +13,9 @@ public import SuggestCore
 /// neither Testing nor XCTest, so it works from both.
 ///
 /// The checks (``ProviderConformance/Check``), on every query you give and on an empty and a blank one:
-/// - **providerID**: ``SuggestionProvider/id`` is not empty (nor only spaces).
+/// - **providerID**: `SuggestionProvider/id` is not empty (nor only spaces).
 /// - **answers**: the provider answers without throwing.
-/// - **emptyQuery**: on an empty (or blank) field it offers nothing, or only ``MatchTier/unfiltered`` candidates
+/// - **emptyQuery**: on an empty (or blank) field it offers nothing, or only `MatchTier/unfiltered` candidates
 ///   (what an empty field shows: recent searches, a default list), at most `limit` of them, without matched ranges.
 /// - **limitPerTier**: for each of ``Options/limits``, at most `limit` candidates in each tier.
 /// - **matchedRanges**: every matched range is non-empty, inside the title and on character boundaries.
@@ -24,19 +24,19 @@ public import SuggestCore
 ///   same order). Popularity is not compared: it may drift with a clock (a frecency).
 /// - **concurrentUse**: ``Options/concurrentTasks`` tasks asking at once get the answers serial calls got.
 /// - **typingSession**: each query typed a character at a time, then erased back to its first character, with
-///   each keystroke's ``ProviderOutput/state`` passed to the next as ``SuggestionRequest/previousState`` (as the
+///   each keystroke's `ProviderOutput/state` passed to the next as `SuggestionRequest/previousState` (as the
 ///   engine does), gets at every keystroke what a fresh request gets: a provider that narrows its previous
 ///   answer must not lose or keep anything a fresh search would not.
-/// - **cancellation** (asynchronous providers only): a cancelled ``SuggestionProvider/suggestions(for:)`` returns
+/// - **cancellation** (asynchronous providers only): a cancelled `SuggestionProvider/suggestions(for:)` returns
 ///   or throws within ``Options/cancellationWait``, whether cancelled before it is called or after. This is
 ///   a bound on a hang, not a measure of speed: a provider that stops at its next `await` passes with room to spare.
-/// - **submitAndSelect**: ``SuggestionProvider/didSelect(_:for:)`` (with the first candidate of each query) and
-///   ``SuggestionProvider/didSubmit(_:)`` run, and the provider still answers afterwards. A crash there ends the
+/// - **submitAndSelect**: `SuggestionProvider/didSelect(_:for:)` (with the first candidate of each query) and
+///   `SuggestionProvider/didSubmit(_:)` run, and the provider still answers afterwards. A crash there ends the
 ///   test process, which fails the test run. These run last, since they may change what the provider knows (give
 ///   a recents provider an in-memory store); turn them off with ``Options/checks``.
 ///
-/// Requests are made as the engine makes them: the query prepared by ``PreparedQuery``, no previous state,
-/// ``SuggestionProvider/suggest(_:into:)`` for a synchronous provider and ``SuggestionProvider/suggestions(for:)``
+/// Requests are made as the engine makes them: the query prepared by `PreparedQuery`, no previous state,
+/// `SuggestionProvider/suggest(_:into:)` for a synchronous provider and `SuggestionProvider/suggestions(for:)`
 /// for an asynchronous one.
 public struct ProviderConformance: Sendable {
     /// What to check and how hard.

@@ -2,7 +2,7 @@ public import Suggest
 
 /// Builds JSON text by hand: fast, ordered keys, no Foundation bridging. The `String` functions are for one-off
 /// lines; `suggest batch` builds each answer with ``JSONBytes`` into one reused buffer.
-public enum JSONWriter {
+public enum JSONWriter: Sendable {
     public static func quoted(_ s: String) -> String { JSONBytes.string { $0.quoted(s) } }
 
     /// A JSON number. JSON has no infinity: an infinite value prints as the largest finite one of its sign (so a
@@ -31,7 +31,7 @@ public enum JSONWriter {
 
 /// JSON text written straight into a byte buffer, escaping included; reuse one (``reset()``) to build line after
 /// line without allocating.
-public struct JSONBytes: ~Copyable {
+public struct JSONBytes: ~Copyable, Sendable {
     public var bytes: WireBuffer
 
     public init(capacity: Int = 4096) { bytes = WireBuffer(capacity: capacity) }

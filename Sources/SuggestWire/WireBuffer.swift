@@ -2,8 +2,9 @@
 /// uniqueness and goes through generic code on every call, which costs more than the JSON itself on answers made of
 /// many short pieces; here an append is a capacity check and a copy. The only unsafe memory code of the CLI and the server.
 ///
-/// Noncopyable: the storage has one owner, which frees it (no reference counting on the hot path).
-public struct WireBuffer: ~Copyable {
+/// Noncopyable: the storage has one owner, which frees it (no reference counting on the hot path). For the same
+/// reason it is `Sendable`: sending it moves the only owner, so no memory is ever shared.
+public struct WireBuffer: ~Copyable, @unchecked Sendable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     public private(set) var count = 0

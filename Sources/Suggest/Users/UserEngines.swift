@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// One engine per user (or session id) over one loaded configuration: each user has their own recent searches and
@@ -11,13 +11,13 @@ import Synchronization
 /// engine.submit(SearchQuery(text: "python"))   // alice's recents only
 /// ```
 ///
-/// - **Per user:** each `"recent"` provider of the configuration is replaced by a new ``RecentsProvider`` with the
+/// - **Per user:** each `"recent"` provider of the configuration is replaced by a new `RecentsProvider` with the
 ///   same id and options, keeping its searches in `recentsFolder/USER.json` (see ``storeFileName(for:)``), or in
 ///   memory only when there is no folder. The engine's selection counts live in the engine, so they are per user too.
 ///   The configuration's own `"store"` is not used (it would be one file for everybody).
 /// - **Bounded:** at most ``Options/maximumUsers`` engines are kept; a new user beyond that evicts the least recently
 ///   used one. ``evictIdle(now:)`` evicts users idle longer than ``Options/idleTimeout``. An evicted user's recents are
-///   saved (``RecentsProvider/synchronize()``) first; a user who comes back gets them back from the store.
+///   saved (`RecentsProvider/synchronize()`) first; a user who comes back gets them back from the store.
 ///   In memory only, an evicted user's recents are gone: that is the memory bound.
 /// - **Shared:** the configuration's other providers are used as they are, so a dictionary is loaded (and indexed)
 ///   once however many users there are.
@@ -80,7 +80,9 @@ public final class UserEngines: Sendable {
     private let logMemory = SuggestionEngine.LogMemory()
 
     /// Users over a shared configuration.
-    /// - Parameter configuration: loaded once; its providers other than `"recent"` are shared by every user.
+    /// - Parameters:
+    ///   - configuration: loaded once; its providers other than `"recent"` are shared by every user.
+    ///   - options: the bound on users, their idle timeout and the folder of their recent searches.
     public init(configuration: EngineConfiguration, options: Options = Options()) {
         self.configuration = configuration
         self.options = options
