@@ -109,6 +109,17 @@ struct SearchSessionTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aSessionThrownAwayCancelsItsProviders() async throws {
+        let remote = GatedProvider()
+        var events = remote.events.makeAsyncIterator()
+        var session: SearchSession? = SearchSession(engine: SuggestionEngine(providers: [remote]))
+        session?.text = "a"
+        try #require(await events.wait(for: .started("a")))
+        session = nil
+        try #require(await events.wait(for: .sawCancellation("a")))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func dismissingCancelsTheProvidersAndEmptiesTheField() async throws {
         let remote = GatedProvider()
         var events = remote.events.makeAsyncIterator()

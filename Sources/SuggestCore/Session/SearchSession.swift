@@ -85,6 +85,10 @@ public final class SearchSession {
         if showsSuggestionsWhenEmpty { keystroke() }
     }
 
+    /// A session that is thrown away (its view is gone) cancels its keystroke's asynchronous providers at once
+    /// instead of leaving them running to their deadlines.
+    deinit { pending?.cancel() }
+
     /// The query as the field holds it now.
     public var query: SearchQuery { SearchQuery(text: text, tokens: tokens, scope: scope) }
 
