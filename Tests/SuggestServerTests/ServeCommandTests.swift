@@ -79,10 +79,9 @@ struct ServeCommandTests {
         }
     }
 
-    // Disabled 2026-11-23: started by Foundation's `Process` from this test, the server now and then does not exit
-    // after SIGINT (2 to 4 runs in 16, when run alone), which would hang the suite. Not seen in 30 runs started from
-    // Python. Issue 14 keeps it open; graceful shutdown is covered in-process by the server's own tests.
-    @Test(.disabled("the spawned server sometimes does not exit after SIGINT; see the comment"))
+    /// Once hung now and then (1 to 4 runs in 16): `HTTPClient.shared`'s pool sometimes opened a second connection
+    /// that it never used, and the server waited for it at shutdown (see `QuiescingUpgradeChannel`).
+    @Test(.timeLimit(.minutes(1)))
     func serveAnswersOverHTTPAndStopsGracefullyOnSIGTERM() async throws {
         let fixture = try Fixture(recentsStore: true)
         let (process, base) = try await Self.startServer(fixture)

@@ -1,0 +1,101 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+extension HTTPServerBuilder {
+    /// `.http1WebSocketUpgrade(webSocketRouter:)` whose connections all close at graceful shutdown, including the
+    /// ones that have not sent their first request yet (see ``QuiescingUpgradeChannel``).
+    static func http1WebSocketUpgradeQuiescing(
+        webSocketRouter: Router<BasicWebSocketRequestContext>
+    ) -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return HTTPServerBuilder { responder in
+            QuiescingUpgradeChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder,
+                    webSocketResponder: webSocketResponder,
+                    configuration: .init()
+                )
+            )
+        }
+    }
+}
+
+/// Hummingbird's HTTP/1 + WebSocket upgrade channel, with graceful shutdown for connections that have not finished
+/// their first request.
+///
+/// Until a connection's first request has been read, its pipeline is NIO's upgrade handler, which decides between
+/// HTTP and WebSocket; the handler that answers `ChannelShouldQuiesceEvent` (Hummingbird's
+/// `HTTPConnectionStateHandler`: close now if idle, else after the response) is added only once that request was
+/// found not to be an upgrade. The quiesce event sent at graceful shutdown is lost on such a connection, which then
+/// stays open, and the server waits for it for ever: a client that opened a connection and sent nothing (an HTTP
+/// client's connection pool does this when it opens a connection for a request that another connection then took)
+/// kept `suggest serve` from exiting after SIGINT/SIGTERM until the client closed it.
+///
+/// ``QuiesceBeforeFirstRequestHandler``, first in the pipeline, closes a connection that has received no byte yet,
+/// and re-sends the event, once the pipeline has been set up, to one whose first request was under way.
+struct QuiescingUpgradeChannel: ServerChildChannel {
+    let base: HTTP1WebSocketUpgradeChannel
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        do {
+            try channel.pipeline.syncOperations.addHandler(QuiesceBeforeFirstRequestHandler(), position: .first)
+        } catch {
+            return channel.eventLoop.makeFailedFuture(error)
+        }
+        return base.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+        await base.handle(value: value, logger: logger)
+    }
+}
+
+/// See ``QuiescingUpgradeChannel``. Passes bytes through both ways untouched.
+final class QuiesceBeforeFirstRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
+
+    /// Whether the peer has sent anything.
+    private var received = false
+    /// A quiesce event came while the first request was being read and the handlers after the upgrade handler
+    /// (which would answer it) may not be there yet: re-send it with the first response, when they are.
+    private var resendQuiesce = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        received = true
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        if !received {
+            // No request will be read from this connection any more. Said as "input closed" first, so that the
+            // upgrade handler gives up the way it does when a client closes an unused connection (its result
+            // fails with `inputClosed`, which Hummingbird logs at trace level; a bare close fails it with an error
+            // that Hummingbird logs at error level), then closed in any case.
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            context.close(promise: nil)
+        } else {
+            resendQuiesce = true
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        // The first response is written by the pipeline set up for the first request (HTTP, or the WebSocket
+        // upgrade's 101): the event now reaches the handler that answers it. Sent once more at most.
+        if resendQuiesce {
+            resendQuiesce = false
+            context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
+        context.write(data, promise: promise)
+    }
+}
