@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Hummingbird
 import HummingbirdTesting
 import Suggest
