@@ -100,4 +100,23 @@ struct WebSocketTests {
             }
         }
     }
+
+    /// A message over ``ServerOptions/maximumBodyBytes`` (64 KiB) closes the connection with 1009 (message too
+    /// large); the server goes on.
+    @Test(.timeLimit(.minutes(1)))
+    func aMessageOverTheLimitClosesTheConnection() async throws {
+        let fixture = try Fixture()
+        let server = SuggestServer(configuration: try fixture.configuration(), options: ServerOptions(port: 0))
+        try await server.makeApplication().test(.live) { client in
+            let close = try await client.ws("/ws") { inbound, outbound, _ in
+                try await outbound.write(.text(#"{"text": ""# + String(repeating: "a", count: 70_000) + #""}"#))
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                #expect(try await messages.next() == nil)
+            }
+            #expect(close?.closeCode == .messageTooLarge)
+            // The server still answers, on a new connection.
+            let after = try await client.executeRequest(uri: "/suggest?q=py", method: .get, headers: [:], body: nil)
+            #expect(after.status == .ok)
+        }
+    }
 }
