@@ -8,7 +8,8 @@ extension HTTPServerBuilder {
     /// `.http1WebSocketUpgrade(webSocketRouter:)` whose connections all close at graceful shutdown, including the
     /// ones that have not sent their first request yet (see ``QuiescingUpgradeChannel``).
     static func http1WebSocketUpgradeQuiescing(
-        webSocketRouter: Router<BasicWebSocketRequestContext>
+        webSocketRouter: Router<BasicWebSocketRequestContext>,
+        gracePeriod: Duration = .seconds(10)
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
@@ -17,7 +18,8 @@ extension HTTPServerBuilder {
                     responder: responder,
                     webSocketResponder: webSocketResponder,
                     configuration: .init()
-                )
+                ),
+                gracePeriod: gracePeriod
             )
         }
     }
@@ -38,10 +40,12 @@ extension HTTPServerBuilder {
 /// and re-sends the event, once the pipeline has been set up, to one whose first request was under way.
 struct QuiescingUpgradeChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
+    /// How long a connection whose first request is under way at shutdown may take to answer it before it is closed.
+    var gracePeriod: Duration = .seconds(10)
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
         do {
-            try channel.pipeline.syncOperations.addHandler(QuiesceBeforeFirstRequestHandler(), position: .first)
+            try channel.pipeline.syncOperations.addHandler(QuiesceBeforeFirstRequestHandler(gracePeriod: gracePeriod), position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
@@ -62,6 +66,11 @@ final class QuiesceBeforeFirstRequestHandler: ChannelDuplexHandler, RemovableCha
 
     /// Whether the peer has sent anything.
     private var received = false
+    /// Whether a response has been written (the first request was read in full).
+    private var responded = false
+    let gracePeriod: Duration
+
+    init(gracePeriod: Duration = .seconds(10)) { self.gracePeriod = gracePeriod }
     /// A quiesce event came while the first request was being read and the handlers after the upgrade handler
     /// (which would answer it) may not be there yet: re-send it with the first response, when they are.
     private var resendQuiesce = false
@@ -84,8 +93,19 @@ final class QuiesceBeforeFirstRequestHandler: ChannelDuplexHandler, RemovableCha
             context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
             context.close(promise: nil)
         } else {
-            resendQuiesce = true
+            resendQuiesce = !responded
             context.fireUserInboundEventTriggered(event)
+            if !responded {
+                // A first request that never completes (a client that stalled in the middle of it) must not hold
+                // up shutdown for ever: closed after the grace period unless it was answered by then.
+                let (seconds, attoseconds) = gracePeriod.components
+                let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+                let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+                context.eventLoop.scheduleTask(in: delay) {
+                    let (handler, context) = loopBound.value
+                    if !handler.responded { context.close(promise: nil) }
+                }
+            }
         }
     }
 
@@ -96,6 +116,7 @@ final class QuiesceBeforeFirstRequestHandler: ChannelDuplexHandler, RemovableCha
             resendQuiesce = false
             context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
+        responded = true
         context.write(data, promise: promise)
     }
 }

@@ -22,6 +22,9 @@ public struct ServerOptions: Sendable {
     public var maximumTextBytes: Int?
     /// The longest session id in UTF-8 bytes (default 100, as user ids).
     public var maximumSessionBytes: Int
+    /// At graceful shutdown, a connection still reading its first request (a client that sent part of it and
+    /// stalled) is closed after this long, so that shutdown always ends (default 10 s).
+    public var shutdownGracePeriod: Duration
 
     public init(
         host: String = "127.0.0.1",
@@ -33,7 +36,8 @@ public struct ServerOptions: Sendable {
         maximumBodyBytes: Int = 64 * 1024,
         maximumTargetBytes: Int = 8 * 1024,
         maximumTextBytes: Int? = nil,
-        maximumSessionBytes: Int = 100
+        maximumSessionBytes: Int = 100,
+        shutdownGracePeriod: Duration = .seconds(10)
     ) {
         self.host = host
         self.port = port
@@ -43,6 +47,7 @@ public struct ServerOptions: Sendable {
         self.sweepInterval = sweepInterval
         self.maximumBodyBytes = maximumBodyBytes
         self.maximumTargetBytes = maximumTargetBytes
+        self.shutdownGracePeriod = shutdownGracePeriod
         self.maximumTextBytes = maximumTextBytes
         self.maximumSessionBytes = maximumSessionBytes
     }

@@ -69,7 +69,8 @@ public final class SuggestServer: Sendable {
         addWebSocketRoute(to: webSocketRouter)
         return Application(
             router: router,
-            server: .http1WebSocketUpgradeQuiescing(webSocketRouter: webSocketRouter),
+            server: .http1WebSocketUpgradeQuiescing(
+                webSocketRouter: webSocketRouter, gracePeriod: options.shutdownGracePeriod),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "suggest"),
             services: [Sweeper(server: self)],
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

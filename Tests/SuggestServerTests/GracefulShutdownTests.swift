@@ -136,6 +136,25 @@ struct GracefulShutdownTests {
         #expect(text == "" && closed)
     }
 
+    /// A client that sent part of its first request and stalled is closed after the grace period: shutdown ends.
+    @Test(.timeLimit(.minutes(1)))
+    func aStalledFirstRequestIsClosedAfterTheGracePeriod() async throws {
+        let fixture = try Fixture()
+        let server = SuggestServer(
+            configuration: try fixture.configuration(),
+            options: ServerOptions(port: 0, shutdownGracePeriod: .milliseconds(300)))
+        let running = try await RunningServer(server)
+        let stalled = try LoopbackConnection(port: running.port)
+        stalled.send("GET /health HTTP/1.1\r\nHost: loc")
+        // A whole request on another connection, accepted after the first: the server has read the partial one.
+        let other = try LoopbackConnection(port: running.port)
+        other.send("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        #expect(await other.readToEnd().text.hasPrefix("HTTP/1.1 200"))
+
+        #expect(await running.stopsGracefully())
+        #expect(await stalled.readToEnd().closed)
+    }
+
     /// A request under way at shutdown is answered, then its keep-alive connection closes and the server stops.
     @Test(.timeLimit(.minutes(1)))
     func aRequestUnderWayIsAnsweredThenTheConnectionCloses() async throws {
