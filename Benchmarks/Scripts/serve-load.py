@@ -184,19 +184,20 @@ async def run_command(command):
 
 
 async def fault(args, origin, events):
+    """Stops the database --fault-at seconds in and starts it again --fault-for seconds later, noting the times."""
+
+    async def step(action, sent, done):
+        events[sent] = time.perf_counter() - origin
+        status = await run_command(f"{args.pg_ctl} {action}")
+        events[done] = time.perf_counter() - origin
+        if status != 0:
+            events["failure"] = f"{args.pg_ctl} {action}: exit status {status}"
+        return status == 0
+
     await asyncio.sleep(args.fault_at)
-    events["pause_sent"] = time.perf_counter() - origin
-    status = await run_command(f"{args.pg_ctl} pause")
-    events["paused"] = time.perf_counter() - origin
-    if status != 0:
-        events["failure"] = f"{args.pg_ctl} pause: exit status {status}"
-        return
-    await asyncio.sleep(args.fault_for)
-    events["resume_sent"] = time.perf_counter() - origin
-    status = await run_command(f"{args.pg_ctl} resume")
-    events["resumed"] = time.perf_counter() - origin
-    if status != 0:
-        events["failure"] = f"{args.pg_ctl} resume: exit status {status}"
+    if await step("pause", "pause_sent", "paused"):
+        await asyncio.sleep(args.fault_for)
+        await step("resume", "resume_sent", "resumed")
 
 
 async def load(port, args, names, cumulative, total, provider):
