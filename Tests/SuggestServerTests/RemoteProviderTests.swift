@@ -42,8 +42,6 @@ struct RemoteProviderTests {
         let local = try EngineConfiguration(slots: try fixture.configuration().slots + [ProviderSlot(remote)])
             .makeEngine()
         var messages: [String] = []
-        let clock = ContinuousClock()
-        let start = clock.now
         for text in ["pa", "pan", "pand", "panda"] {
             var session = TypingSession()
             let result = await local.allSuggestions(for: SearchQuery(text: text), session: &session)
@@ -55,7 +53,8 @@ struct RemoteProviderTests {
             }
             messages.append(message)
         }
-        #expect(clock.now - start < .seconds(5), "a keystroke waited for its deadline")
+        // No keystroke waited: one that had would report "no answer within the deadline" (the request gives up at
+        // 90 % of it) or be cancelled, not these messages. (No wall-clock bound: a busy machine is not a failure.)
         #expect(messages.count == 4)
         for message in messages.prefix(3) {
             #expect(message == "http://127.0.0.1:1/suggest: connection refused", "\(message)")
@@ -97,12 +96,10 @@ struct RemoteProviderTests {
         }
         #expect(timeouts == 3)
         #expect(remote.breaker.state != .closed)
-        let clock = ContinuousClock()
-        let start = clock.now
         var session = TypingSession()
         let skipped = await engine.allSuggestions(for: SearchQuery(text: "pyth"), session: &session)
+        // Skipped: failed at once without asking (a keystroke that asked would time out, not say this).
         #expect(skipped.diagnostics.errors.first?.contains("not asked") == true, "\(skipped.diagnostics.errors)")
-        #expect(clock.now - start < .milliseconds(200), "the skipped keystroke waited")
     }
 
     /// A server that was down is asked again after a pause, and the first answer closes the breaker.
