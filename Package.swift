@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "SuggestRemote",
             dependencies: [
-                "SuggestCore",
+                "SuggestCore", "SuggestWire",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -223,6 +223,8 @@ let package = Package(
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
         .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire"]),
+        .testTarget(name: "SuggestRemoteTests", dependencies: ["SuggestRemote", "SuggestCore"]),
+        .testTarget(name: "SuggestValidationTests", dependencies: ["SuggestValidation", "SuggestCore"]),
         .testTarget(
             name: "SuggestCLITests",
             dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder", "SuggestRemote"],

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 public import SuggestCore
+import SuggestWire
 
 /// Suggestions from another `suggest serve` (`"type": "remote"`): each keystroke asks its `GET /suggest` and merges
 /// the answer with the local providers, so an engine can join its own recent searches with a shared server's
@@ -98,7 +99,7 @@ public struct RemoteProvider: ConfigurableProvider {
     public func url(for query: SearchQuery) -> String {
         var url = endpoint + "?q=" + Self.percentEncoded(query.text)
         if let scope = query.scope { url += "&scope=" + Self.percentEncoded(scope.name) }
-        if !query.tokens.isEmpty { url += "&tokens=" + Self.percentEncoded(Self.tokensJSON(query.tokens)) }
+        if !query.tokens.isEmpty { url += "&tokens=" + Self.percentEncoded(JSONWriter.tokens(query.tokens)) }
         if let user { url += "&user=" + Self.percentEncoded(user) }
         return url
     }
@@ -241,32 +242,8 @@ public struct RemoteProvider: ConfigurableProvider {
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    static func tokensJSON(_ tokens: [SearchToken]) -> String {
-        let objects = tokens.map { token in
-            var fields = ["\"kind\":\(quoted(token.kind))", "\"value\":\(quoted(token.value))"]
-            fields.append("\"display\":\(quoted(token.display))")
-            if let image = token.systemImage { fields.append("\"systemImage\":\(quoted(image))") }
-            return "{" + fields.joined(separator: ",") + "}"
-        }
-        return "[" + objects.joined(separator: ",") + "]"
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
 }
 
-/// A remote server that could not answer (down, too slow, an error status, an answer of another shape).
 public struct RemoteError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
