@@ -1,13 +1,20 @@
 # swift-suggest: the two commands of the README, and a few more.
-#   make demo   installs what is missing, builds, and runs `suggest demo`
-#   make test   installs what is missing, builds, and runs the tests (the PostgreSQL ones are skipped)
-#   make test-postgres  also installs PostgreSQL if missing, starts a throwaway cluster (.ci/postgres.sh), runs the
-#               SuggestPostgres tests against it (SUGGEST_REQUIRE_POSTGRES=1: none skipped), the reconnection test
-#               once more stopping and restarting the real server, and stops it
-#   make docs   builds the DocC documentation of every library module, DocC warnings counted as errors
+#   make demo         installs what is missing, builds, and runs `suggest demo`
+#   make test         installs what is missing, builds, and runs the tests of the engine, its providers, the CLI,
+#                     the kit and the plugins (no SwiftNIO, Hummingbird or postgres-nio is fetched or compiled)
+#   make serve        builds `suggest` with the opt-in server side (package trait `Server`) in .build-server and runs
+#                     `suggest serve` on the demo configuration (PORT=8080)
+#   make test-server  the server side's tests (trait `Server`, .build-server): SuggestServer, SuggestRemote,
+#                     SuggestPostgres, `suggest serve`/`import`; PostgreSQL is installed if missing and a throwaway
+#                     cluster runs the database tests (none skipped), then the reconnection test once more while the
+#                     real server is stopped and restarted
+#   make docs         builds the DocC documentation of every library module, DocC warnings counted as errors
 SWIFT ?= swift
+# The server side builds in a folder of its own, so that switching between the two keeps both warm.
+SERVER_FLAGS = --traits PCRE2,Server --scratch-path .build-server
+PORT ?= 8080
 
-.PHONY: setup demo test test-postgres test-no-pcre2 build release bench validate fuzz docs clean
+.PHONY: setup demo test serve test-server test-no-pcre2 build release bench validate fuzz docs docs-server clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -29,17 +36,23 @@ test: setup
 	$(SWIFT) test
 	$(SWIFT) package suggest-validate
 
-# The PostgreSQL provider's tests against a throwaway cluster on 127.0.0.1:$${SUGGEST_PG_PORT:-54329}, stopped on exit;
-# then the reconnection test alone with the real server stopped and started (other tests would see it gone).
-test-postgres: setup
+serve: setup
+	$(SWIFT) build -c release $(SERVER_FLAGS) --product suggest
+	.build-server/release/suggest serve --config Sources/SuggestCLI/Resources/demo/demo.suggest.json --port $(PORT)
+
+# The server side's tests against a throwaway cluster on 127.0.0.1:$${SUGGEST_PG_PORT:-54329}, stopped on exit; then
+# the reconnection test alone with the real server stopped and started (other tests would see it gone).
+SERVER_TESTS = SuggestServerTests|SuggestRemoteTests|SuggestPostgresTests|ImportCommandTests
+test-server: setup
 	bash .ci/postgres.sh install
 	set -e; eval "$$(bash .ci/postgres.sh start)"; trap 'bash .ci/postgres.sh stop' EXIT; \
-	  SUGGEST_REQUIRE_POSTGRES=1 $(SWIFT) test --filter 'SuggestPostgresTests|ImportCommandTests'; \
-	  SUGGEST_TEST_POSTGRES_CTL="bash $(CURDIR)/.ci/postgres.sh" $(SWIFT) test --skip-build --filter itReconnectsWhenTheDatabaseIsBack
+	  SUGGEST_REQUIRE_POSTGRES=1 $(SWIFT) test $(SERVER_FLAGS) --filter '$(SERVER_TESTS)'; \
+	  SUGGEST_TEST_POSTGRES_CTL="bash $(CURDIR)/.ci/postgres.sh" \
+	    $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter itReconnectsWhenTheDatabaseIsBack
 
-# The token provider without libpcre2 (Swift Regex backend, as in iOS apps), in its own build folder.
+# The token provider and pattern matching without libpcre2 (Swift Regex backend, as in iOS apps), in its own folder.
 test-no-pcre2:
-	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter SuggestTokensTests
+	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter 'SuggestTokensTests|SuggestPatternTests'
 
 release: setup
 	$(SWIFT) build -c release
@@ -57,14 +70,18 @@ fuzz: setup
 	cd Tests/Fuzz && $(SWIFT) build -c debug --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
 	for target in $(FUZZ_TARGETS); do bash Tests/Fuzz/run-fuzz.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
-# One `generate-documentation` for all modules (one build of their symbol graphs); archives in
-# .build/plugins/Swift-DocC/outputs/. Not part of `make test`: it builds the symbol graphs again.
-DOCS_TARGETS ?= Suggest SuggestCore SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestPostgres SuggestRemote SuggestServer
+# One `generate-documentation` for the light modules (one build of their symbol graphs), one for the server side
+# (trait `Server`); archives in .build*/plugins/Swift-DocC/outputs/. Not part of `make test`.
+DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire
+SERVER_DOCS_TARGETS ?= SuggestServer SuggestRemote SuggestPostgres
 docs: setup
 	$(SWIFT) package generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
+
+docs-server: setup
+	$(SWIFT) package $(SERVER_FLAGS) generate-documentation $(foreach target,$(SERVER_DOCS_TARGETS),--target $(target)) --warnings-as-errors
 
 validate: build
 	$(SWIFT) package suggest-validate
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-server .build-nopcre2

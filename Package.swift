@@ -8,6 +8,11 @@ import PackageDescription
 // Thread-sanitizer runs on Linux add -Xswiftc -DSUGGEST_TSAN_VISIBLE_LOCKS: SuggestRecents then locks with a pthread
 // mutex, which TSan sees, instead of `Synchronization.Mutex`, whose futex TSan cannot see there (false races).
 
+/// The server side's packages: resolved and built only with the `Server` trait, so an app that links `Suggest` (and
+/// the default build of the `suggest` command) never fetches or compiles SwiftNIO, Hummingbird, NIOSSL,
+/// async-http-client or postgres-nio.
+let server: Set<String> = ["Server"]
+
 let package = Package(
     name: "swift-suggest",
     platforms: [
@@ -17,27 +22,35 @@ let package = Package(
     products: [
         .library(name: "Suggest", targets: ["Suggest"]),
         .library(name: "SuggestCore", targets: ["SuggestCore"]),
+        .library(name: "SuggestPattern", targets: ["SuggestPattern"]),
         .library(name: "SuggestTokens", targets: ["SuggestTokens"]),
         .library(name: "SuggestRecents", targets: ["SuggestRecents"]),
         .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
         .library(name: "SuggestWire", targets: ["SuggestWire"]),
-        .library(name: "SuggestServer", targets: ["SuggestServer"]),
-        .library(name: "SuggestRemote", targets: ["SuggestRemote"]),
-        .library(name: "SuggestPostgres", targets: ["SuggestPostgres"]),
         .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
         .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
         // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
         .library(name: "SuggestUI", targets: ["SuggestUI"]),
+        // Server side: empty modules unless the `Server` trait is on.
+        .library(name: "SuggestServer", targets: ["SuggestServer"]),
+        .library(name: "SuggestRemote", targets: ["SuggestRemote"]),
+        .library(name: "SuggestPostgres", targets: ["SuggestPostgres"]),
         .executable(name: "suggest", targets: ["suggest"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
         .plugin(name: "SuggestIndexPlugin", targets: ["SuggestIndexPlugin"]),
     ],
     traits: [
-        // The token provider's patterns run on PCRE2 (JIT) when this trait is on (the default); without it
+        // Token rules and recent-search exclusions run on PCRE2 (JIT) when this trait is on (the default); without it
         // (`--disable-default-traits`, or where libpcre2 is absent, e.g. iOS apps) they run on Swift `Regex`.
-        .trait(name: "PCRE2", description: "Token rule patterns on libpcre2-8 with JIT (needs libpcre2-dev / brew pcre2)"),
+        .trait(name: "PCRE2", description: "Patterns on libpcre2-8 with JIT (needs libpcre2-dev / brew pcre2)"),
+        // Opt-in: `swift build --traits PCRE2,Server`, or `traits: [.defaults, "Server"]` on a dependency.
+        .trait(
+            name: "Server",
+            description: "suggest serve and import, SuggestServer, SuggestRemote and SuggestPostgres "
+                + "(Hummingbird, SwiftNIO, async-http-client, postgres-nio)"
+        ),
         .default(enabledTraits: ["PCRE2"]),
     ],
     dependencies: [
@@ -46,14 +59,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // `swift package generate-documentation --target X` (`make docs`); not linked into any product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // Servers (issue 14): `suggest serve` and the remote provider. Only SuggestServer, SuggestRemote and the CLI
-        // link them; apps using Suggest alone do not.
+        // MARK: Server side (every use is behind the `Server` trait)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // MARK: PostgreSQL provider (SuggestPostgres only)
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
@@ -65,123 +76,105 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Pattern matching for token rules and recent-search exclusions: the only module that links libpcre2-8.
         .target(
-            name: "SuggestRecents",
+            name: "SuggestPattern",
             dependencies: ["SuggestCore", .target(name: "CPCRE2", condition: .when(traits: ["PCRE2"]))]
         ),
-        .target(
-            name: "SuggestIndex",
-            dependencies: ["SuggestCore", .product(name: "HeapModule", package: "swift-collections")]
-        ),
-        .target(name: "SuggestPrefix", dependencies: ["SuggestCore", "SuggestIndex"]),
-        .target(
-            name: "SuggestFuzzy",
-            dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
-        ),
-        // `.searchable` bound to a `SearchSession` (SuggestCore), under `#if canImport(SwiftUI)`: an empty module on
-        // Linux. No test target: every decision is `SearchSession`'s, tested in SuggestCoreTests and SuggestTests.
-        .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
-        .target(
-            name: "Suggest",
-            dependencies: [
-                "SuggestCore", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix", "SuggestTokens",
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: [.copy("Resources/demo")],
-            // Prebuilds `demo/words.tsv` into `words.idx` (a resource), which the demo loads instead of indexing.
-            plugins: [.plugin(name: "SuggestIndexPlugin")]
-        ),
-
-        // MARK: PostgreSQL provider (its own product: apps that do not use it do not link postgres-nio)
-        .target(
-            name: "SuggestPostgres",
-            dependencies: [
-                "SuggestCore",
-                "SuggestIndex",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        .testTarget(
-            name: "SuggestPostgresTests",
-            dependencies: ["SuggestPostgres", "SuggestCore", .product(name: "PostgresNIO", package: "postgres-nio")]
-        ),
-
         .systemLibrary(
             name: "CPCRE2",
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
         .target(
-            name: "SuggestTokens",
-            dependencies: [
-                "SuggestCore",
-                .target(name: "CPCRE2", condition: .when(traits: ["PCRE2"])),
-            ]
+            name: "SuggestIndex",
+            dependencies: ["SuggestCore", .product(name: "HeapModule", package: "swift-collections")]
         ),
 
-        // MARK: Servers (issue 14)
+        // MARK: Providers (they never import each other)
+        .target(name: "SuggestRecents", dependencies: ["SuggestCore", "SuggestPattern"]),
+        .target(name: "SuggestPrefix", dependencies: ["SuggestCore", "SuggestIndex"]),
+        .target(
+            name: "SuggestFuzzy",
+            dependencies: ["SuggestCore", "SuggestIndex", .product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(name: "SuggestTokens", dependencies: ["SuggestCore", "SuggestPattern"]),
+
+        // MARK: Umbrella, formats, kits
+        // Re-exports and `ProviderRegistry.builtIn`, nothing else.
+        .target(
+            name: "Suggest",
+            dependencies: [
+                "SuggestCore", "SuggestPattern", "SuggestIndex", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix",
+                "SuggestTokens",
+            ]
+        ),
         // The `suggest batch` JSON protocol (line processor and answer encoder), shared by the CLI and the server.
-        .target(name: "SuggestWire", dependencies: ["Suggest"]),
+        .target(name: "SuggestWire", dependencies: ["SuggestCore"]),
+        // `.searchable` bound to a `SearchSession` (SuggestCore), under `#if canImport(SwiftUI)`: an empty module on
+        // Linux. No test target: every decision is `SearchSession`'s, tested in SuggestCoreTests and SuggestTests.
+        .target(name: "SuggestUI", dependencies: ["SuggestCore"]),
+        // Conformance kit for provider authors (imports neither Testing nor XCTest: works from both).
+        .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
+        // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
+        .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
+
+        // MARK: Server side (trait `Server`; without it these modules compile empty)
         .target(
             name: "SuggestServer",
             dependencies: [
                 "Suggest", "SuggestWire",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: server)),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: server)),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: server)),
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: server)),
             ]
         ),
         .target(
             name: "SuggestRemote",
             dependencies: [
                 "SuggestCore", "SuggestWire",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: server)),
             ]
         ),
-        .testTarget(
-            name: "SuggestServerTests",
+        .target(
+            name: "SuggestPostgres",
             dependencies: [
-                "SuggestServer", "SuggestRemote", "SuggestWire", "Suggest", "suggest",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "SuggestCore", "SuggestIndex",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: server)),
             ]
         ),
-
-        // Conformance kit for provider authors (imports neither Testing nor XCTest: works from both).
-        .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
 
         // MARK: Tools
-        // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
-        .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
+        // `suggest`: query · batch · validate · demo · index · recents; serve · import with the `Server` trait. The
+        // demo's dictionary is a resource of its own, prebuilt into `words.idx` by SuggestIndexPlugin.
         .executableTarget(
             name: "suggest",
             dependencies: [
                 "Suggest",
-                "SuggestPostgres",
                 "SuggestValidation",
                 "SuggestWire",
-                "SuggestServer",
-                "SuggestRemote",
+                .target(name: "SuggestServer", condition: .when(traits: server)),
+                .target(name: "SuggestRemote", condition: .when(traits: server)),
+                .target(name: "SuggestPostgres", condition: .when(traits: server)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/SuggestCLI"
+            path: "Sources/SuggestCLI",
+            resources: [.copy("Resources/demo")],
+            plugins: [.plugin(name: "SuggestIndexPlugin")]
         ),
-
-        // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out. It must not depend on
-        // `Suggest`, whose resources the plugin builds (that would be a cycle).
+        // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out.
         .executableTarget(
             name: "SuggestIndexBuilder",
             dependencies: ["SuggestCore", "SuggestIndex"],
             path: "Tools/SuggestIndexBuilder"
         ),
-        // The validator a package with provider types of its own writes (README); `suggest-validate` finds and runs
-        // it here too, and the CLI tests run it.
+        // The validator a package with provider types of its own writes (documented in SuggestValidation);
+        // `suggest-validate` finds and runs it here too, and the CLI tests run it.
         .executableTarget(
             name: "suggest-validate-example",
             dependencies: ["Suggest", "SuggestValidation"],
@@ -206,29 +199,55 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "SuggestTokensTests", dependencies: ["SuggestTokens"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestCoreTests",
+            dependencies: ["SuggestCore", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "SuggestPatternTests", dependencies: ["SuggestPattern"]),
         .testTarget(name: "SuggestIndexTests", dependencies: ["SuggestIndex"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(
             name: "SuggestPrefixTests",
             dependencies: ["SuggestPrefix", "SuggestIndex"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "SuggestCoreTests",
-            dependencies: ["SuggestCore", .product(name: "Logging", package: "swift-log")],
+            name: "SuggestFuzzyTests",
+            dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "SuggestTokensTests", dependencies: ["SuggestTokens"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
-        .testTarget(name: "SuggestFuzzyTests", dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
+        .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire", "Suggest"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
-        .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire"]),
-        .testTarget(name: "SuggestRemoteTests", dependencies: ["SuggestRemote", "SuggestCore"]),
         .testTarget(name: "SuggestValidationTests", dependencies: ["SuggestValidation", "SuggestCore"]),
         .testTarget(
             name: "SuggestCLITests",
-            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder", "SuggestRemote"],
+            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder"],
             resources: [.copy("Fixtures")]
+        ),
+        // Server side: these test targets compile empty unless the `Server` trait is on (`make test-server`).
+        .testTarget(
+            name: "SuggestServerTests",
+            dependencies: [
+                "SuggestServer", "SuggestWire", "Suggest",
+                .target(name: "SuggestRemote", condition: .when(traits: server)),
+                .target(name: "suggest", condition: .when(traits: server)),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: server)),
+                .product(
+                    name: "HummingbirdWSTesting", package: "hummingbird-websocket", condition: .when(traits: server)),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: server)),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: server)),
+            ]
+        ),
+        .testTarget(name: "SuggestRemoteTests", dependencies: ["SuggestRemote", "SuggestCore"]),
+        .testTarget(
+            name: "SuggestPostgresTests",
+            dependencies: [
+                "SuggestPostgres", "SuggestCore",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: server)),
+            ]
         ),
     ]
 )

@@ -4,6 +4,7 @@
 @_exported public import SuggestPrefix
 @_exported public import SuggestFuzzy
 @_exported public import SuggestTokens
+@_exported public import SuggestPattern
 
 extension ProviderRegistry {
     /// Every provider type that ships with swift-suggest, listed explicitly:

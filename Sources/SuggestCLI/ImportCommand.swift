@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import Suggest
@@ -82,3 +83,4 @@ struct Import: ParsableCommand {
         return result.withLock { $0! }
     }
 }
+#endif

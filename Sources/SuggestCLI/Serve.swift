@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import Hummingbird
@@ -103,3 +104,4 @@ struct Serve: ParsableCommand {
         let error = Mutex<String?>(nil)
     }
 }
+#endif

@@ -17,8 +17,20 @@ struct SuggestCommand: ParsableCommand {
             standard error); 64 usage error.
             """,
         version: SuggestVersion.current,
-        subcommands: [Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self, Import.self, Serve.self]
+        subcommands: everyday + serverSide
     )
+
+    /// The commands every build has.
+    static let everyday: [any ParsableCommand.Type] = [
+        Query.self, Batch.self, Validate.self, Demo.self, Index.self, Recents.self,
+    ]
+
+    /// `import` and `serve`: in a build without the `Server` trait, hidden commands that say how to get them.
+    #if Server
+        static let serverSide: [any ParsableCommand.Type] = [Import.self, Serve.self]
+    #else
+        static let serverSide: [any ParsableCommand.Type] = [ImportUnavailable.self, ServerSideUnavailable.self]
+    #endif
 
     /// Sends the engine's log to standard error (standard output carries the answers), at the level
     /// `SUGGEST_LOG_LEVEL` names (`trace` … `critical`; default `warning`), then runs the command.

@@ -1,8 +1,11 @@
 import ArgumentParser
 import Foundation
 import Suggest
-import SuggestPostgres
-import SuggestRemote
+
+#if Server
+    import SuggestPostgres
+    import SuggestRemote
+#endif
 
 /// Writes to standard output and flushes at once (a pipe would otherwise buffer whole blocks).
 enum Console {
@@ -134,11 +137,24 @@ enum RecentsCheck {
 
 extension ProviderRegistry {
     /// The CLI's provider types: the built-in ones, `postgres` (SuggestPostgres) and `remote` (another
-    /// `suggest serve`, SuggestRemote); apps link those two modules only when they use them.
+    /// `suggest serve`, SuggestRemote). Without the `Server` trait the last two are known by name only: a
+    /// configuration that uses them gets an error saying how to build a `suggest` that has them.
     static var cli: ProviderRegistry {
         var registry = ProviderRegistry.builtIn
-        registry.register(PostgresProvider.self)
-        registry.registerRemote()
+        #if Server
+            registry.register(PostgresProvider.self)
+            registry.registerRemote()
+        #else
+            for typeName in ["postgres", "remote"] {
+                registry.register(typeName) { _, _, context in
+                    throw context.error(
+                        at: "type",
+                        "\"\(typeName)\" providers need the server side, which this `suggest` was built without: "
+                            + "build it with `swift build --traits PCRE2,Server` (or `make serve`)"
+                    )
+                }
+            }
+        #endif
         return registry
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Suggest
-import SuggestRemote
 import SuggestValidation
 
 /// `suggest validate FILE...`: exit 0 when every file is valid, 1 with every error listed. The CLI's provider types

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 import Synchronization
@@ -81,3 +82,4 @@ extension StringProtocol {
         return s
     }
 }
+#endif

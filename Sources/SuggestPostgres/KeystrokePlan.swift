@@ -1,3 +1,4 @@
+#if Server
 import PostgresNIO
 import SuggestCore
 import SuggestIndex
@@ -77,3 +78,4 @@ struct KeystrokePlan {
         return out
     }
 }
+#endif

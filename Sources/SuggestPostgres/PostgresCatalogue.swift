@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 
 /// A dictionary table in PostgreSQL: `(text, weight, scope, folded)`, where `folded` is the entry's canonical key
@@ -80,3 +81,4 @@ public struct PostgresCatalogue: Hashable, Sendable {
         return out
     }
 }
+#endif

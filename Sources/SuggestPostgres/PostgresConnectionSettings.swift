@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 public import PostgresNIO
 
@@ -158,3 +159,4 @@ public struct PostgresSettingsError: Error, Hashable, Sendable, CustomStringConv
     public var description: String
     public init(_ description: String) { self.description = description }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import PostgresNIO
 
 /// Readable text for postgres-nio's errors (whose `description` hides everything on purpose): the server's message
@@ -16,3 +17,4 @@ enum PostgresErrorText {
         return "\(error)"
     }
 }
+#endif

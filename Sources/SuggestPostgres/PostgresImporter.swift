@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 public import PostgresNIO
@@ -166,3 +167,4 @@ public enum PostgresImporter: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 public import PostgresNIO
@@ -393,3 +394,4 @@ final class QueryTimer: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 /// Prefix edit distance with transpositions (optimal string alignment): the fewest edits that turn `query` into
 /// a prefix of `text`.
 enum TypoDistance {
@@ -25,3 +26,4 @@ enum TypoDistance {
         return best.0 <= maximum ? best : nil
     }
 }
+#endif

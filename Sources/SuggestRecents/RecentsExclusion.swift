@@ -1,4 +1,5 @@
 public import SuggestCore
+import SuggestPattern
 
 /// Searches that are never remembered: too short, or matching a pattern (a password typed into the wrong field,
 /// a card number, an address).
@@ -25,7 +26,7 @@ public struct RecentsExclusion: Hashable, Sendable {
     /// Regular expressions; a search matching any of them is not remembered.
     public let patterns: [String]
     /// The patterns compiled once (they run on every recorded search and on every stored one at start).
-    private let compiled: CompiledPatterns
+    private let filters: [TextFilterPattern]
 
     /// - Throws: ``PatternError`` for the first pattern that does not compile, or that could backtrack
     ///   catastrophically (a repeated group with an unbounded quantifier or an alternation whose branches can match
@@ -33,25 +34,15 @@ public struct RecentsExclusion: Hashable, Sendable {
     public init(minimumLength: Int = 1, patterns: [String] = []) throws(PatternError) {
         self.minimumLength = minimumLength
         self.patterns = patterns
-        var regexes: [Regex<AnyRegexOutput>] = []
+        var filters: [TextFilterPattern] = []
         for (index, pattern) in patterns.enumerated() {
             do {
-                regexes.append(try Regex(pattern).ignoresCase())
+                filters.append(try TextFilterPattern(pattern))
             } catch {
-                throw PatternError(index: index, pattern: pattern, message: "\(error)")
-            }
-            // Swift `Regex` has no match limit, and these run on every recorded search and on every start (stored
-            // searches are checked again): refuse what could backtrack catastrophically, as token rules do.
-            if let risk = BacktrackingCheck.firstRisk(in: pattern) {
-                throw PatternError(
-                    index: index,
-                    pattern: pattern,
-                    message: "\(risk.reason) (Swift Regex has no match limit; rewrite it, \"(a+)+\" as \"a+\") "
-                        + "at offset \(risk.offset)"
-                )
+                throw PatternError(index: index, pattern: pattern, message: error.description)
             }
         }
-        compiled = CompiledPatterns(regexes, patterns: patterns)
+        self.filters = filters
     }
 
     /// The longest text (UTF-8 bytes) the patterns run on. Patterns that pass the backtracking check can still take
@@ -74,9 +65,9 @@ public struct RecentsExclusion: Hashable, Sendable {
         {
             return true
         }
-        for index in compiled.regexes.indices {
-            if compiled.matches(query.text, index) { return true }
-            for token in query.tokens where compiled.matches(token.value, index) { return true }
+        for filter in filters {
+            if filter.matches(query.text) { return true }
+            for token in query.tokens where filter.matches(token.value) { return true }
         }
         return false
     }
@@ -91,35 +82,5 @@ extension RecentsExclusion {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(minimumLength)
         hasher.combine(patterns)
-    }
-}
-
-/// The compiled exclusion patterns.
-///
-/// `@unchecked Sendable`: `Regex<AnyRegexOutput>` is not `Sendable` only because its output type (the match record)
-/// is not; the compiled program it holds is immutable once lowered, and `init` lowers each one (a match on an empty
-/// string) before the value is shared, so concurrent matches only read it (as `SwiftRegexPattern` in SuggestTokens).
-private final class CompiledPatterns: @unchecked Sendable {
-    let regexes: [Regex<AnyRegexOutput>]
-    #if PCRE2
-        /// The same patterns on PCRE2, with its match limit; nil where PCRE2 does not take the syntax.
-        let pcre2: [PCRE2ExclusionPattern?]
-    #endif
-
-    init(_ regexes: [Regex<AnyRegexOutput>], patterns: [String]) {
-        self.regexes = regexes
-        #if PCRE2
-            pcre2 = patterns.map { PCRE2ExclusionPattern($0) }
-        #endif
-        for regex in regexes { _ = "".firstMatch(of: regex) }
-    }
-
-    /// Whether pattern `index` matches `text`: on PCRE2 (bounded by its match limit) where this build has it and
-    /// the pattern compiles there, else on Swift `Regex`.
-    func matches(_ text: String, _ index: Int) -> Bool {
-        #if PCRE2
-            if let pattern = pcre2[index] { return pattern.matches(text) }
-        #endif
-        return text.firstMatch(of: regexes[index]) != nil
     }
 }

@@ -1,3 +1,4 @@
+#if Server
 import Synchronization
 
 /// Stops asking a server that is down, and asks it again now and then: the remote provider's circuit breaker.
@@ -97,3 +98,4 @@ public final class CircuitBreaker: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -266,3 +267,4 @@ extension JSONValue {
         return Int(n)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Suggest
@@ -33,3 +34,4 @@ struct QueryParameters: Sendable {
         return decoded
     }
 }
+#endif

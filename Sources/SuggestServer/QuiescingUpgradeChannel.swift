@@ -1,3 +1,4 @@
+#if Server
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -120,3 +121,4 @@ final class QuiesceBeforeFirstRequestHandler: ChannelDuplexHandler, RemovableCha
         context.write(data, promise: promise)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 public import HTTPTypes
 public import Hummingbird
 
@@ -72,3 +73,4 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import CoreMetrics
 import Metrics
 import Suggest
@@ -37,3 +38,4 @@ final class ServerMetrics: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 public import Suggest
 
 /// The settings of `suggest serve` (see the README's "Servers" section).
@@ -52,3 +53,4 @@ public struct ServerOptions: Sendable {
         self.maximumSessionBytes = maximumSessionBytes
     }
 }
+#endif

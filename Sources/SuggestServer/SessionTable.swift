@@ -1,3 +1,4 @@
+#if Server
 import Suggest
 import SuggestWire
 import Synchronization
@@ -57,3 +58,4 @@ final class SessionTable: Sendable {
         }
     }
 }
+#endif

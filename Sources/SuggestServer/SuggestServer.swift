@@ -1,3 +1,4 @@
+#if Server
 public import CoreMetrics
 import Foundation
 public import Hummingbird
@@ -280,3 +281,4 @@ struct RequestTimer<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import HummingbirdWebSocket
 import Suggest
 import SuggestWire
@@ -86,3 +87,4 @@ struct WebSocketSession: Sendable {
         }
     }
 }
+#endif

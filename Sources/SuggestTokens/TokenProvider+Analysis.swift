@@ -1,4 +1,5 @@
 import SuggestCore
+import SuggestPattern
 
 extension TokenProvider {
     /// A token offered for a partly typed one.

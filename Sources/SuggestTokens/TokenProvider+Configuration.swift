@@ -1,4 +1,5 @@
 import Foundation
+import SuggestPattern
 public import SuggestCore
 
 extension TokenProvider {
@@ -155,7 +156,7 @@ extension TokenProvider {
         }
         var rules: [TokenRule] = []
         for (i, rule) in configuration.rules.enumerated() {
-            let hasKindGroup = SwiftRegexPattern.declaredGroupNames(in: rule.pattern).contains("kind")
+            let hasKindGroup = PatternEngine.groupNames(declaredIn: rule.pattern).contains("kind")
             let kind = rule.kind ?? ""
             if rule.kind == nil && !hasKindGroup {
                 errors.append(

@@ -1,4 +1,5 @@
 public import SuggestCore
+public import SuggestPattern
 
 /// A pattern that turns matching text into a token: `from:alice` → `from:alice` with display "From: alice".
 ///
@@ -10,7 +11,7 @@ public struct TokenRule: Sendable {
     /// The token kind (unless the pattern's `kind` group matched).
     public let kind: String
     /// The compiled pattern.
-    public let pattern: any TokenPattern
+    public let pattern: any CompiledPattern
     /// The chip's text: `$value` and `$kind` are replaced (default: the value).
     public let display: String?
     /// An SF Symbol name for the token.
@@ -44,10 +45,10 @@ public struct TokenRule: Sendable {
         )
     }
 
-    /// A rule with an already compiled pattern (your own ``TokenPattern``).
+    /// A rule with an already compiled pattern (your own ``CompiledPattern``).
     public init(
         kind: String,
-        compiled pattern: any TokenPattern,
+        compiled pattern: any CompiledPattern,
         display: String? = nil,
         systemImage: String? = nil,
         values: [String] = [],

@@ -1,4 +1,4 @@
-public import Suggest
+public import SuggestCore
 
 /// One parsed `suggest batch` line (or one `suggest serve` request): what to do, with the tokens and scope.
 public struct BatchCommand: Hashable, Sendable {

@@ -1,4 +1,4 @@
-public import Suggest
+public import SuggestCore
 
 /// The `suggest batch` protocol, one line at a time (kept apart from I/O for clarity): one field's typing state
 /// (``session``, the last query and result, for `select`) over an engine. `suggest serve` keeps one per session id.

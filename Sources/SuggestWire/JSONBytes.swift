@@ -1,4 +1,4 @@
-public import Suggest
+public import SuggestCore
 
 /// Builds JSON text by hand: fast, ordered keys, no Foundation bridging. The `String` functions are for one-off
 /// lines; `suggest batch` builds each answer with ``JSONBytes`` into one reused buffer.

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Testing
 
@@ -61,3 +62,4 @@ import Testing
         #expect(replaced.stdout.contains("table \(table): 0 rows in "), "\(replaced.stdout)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import PostgresNIO
 import SuggestCore
@@ -218,3 +219,4 @@ import Testing
         #expect(sawUnreachable)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 import PostgresNIO
@@ -228,3 +229,4 @@ struct PostgresDatabaseTests {
         proxy.stop()
     }
 }
+#endif

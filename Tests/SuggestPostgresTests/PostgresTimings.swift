@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 import PostgresNIO
@@ -63,3 +64,4 @@ import Testing
         }
     }
 }
+#endif

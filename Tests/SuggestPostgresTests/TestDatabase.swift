@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Synchronization
 import Testing
@@ -168,3 +169,4 @@ final class SilentListener: Sendable {
 
     deinit { close(descriptor) }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -102,3 +103,4 @@ struct RemoteProviderUnitTests {
         )
     }
 }
+#endif

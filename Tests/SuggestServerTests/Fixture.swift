@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Suggest
 
@@ -34,3 +35,4 @@ func object(_ text: String) -> [String: Any] {
 func texts(_ text: String) -> [String] {
     (object(text)["suggestions"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Logging
 import NIOWebSocket
@@ -204,3 +205,4 @@ struct GracefulShutdownTests {
         #expect(close?.closeCode == .normalClosure)
     }
 }
+#endif

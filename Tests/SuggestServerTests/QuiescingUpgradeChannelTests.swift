@@ -1,3 +1,4 @@
+#if Server
 import NIOCore
 import NIOEmbedded
 @testable import SuggestServer
@@ -44,3 +45,4 @@ struct QuiescingUpgradeChannelTests {
         _ = try channel.finish()
     }
 }
+#endif

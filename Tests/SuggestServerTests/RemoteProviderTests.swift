@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -91,3 +92,4 @@ struct RemoteProviderTests {
         }
     }
 }
+#endif

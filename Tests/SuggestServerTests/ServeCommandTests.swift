@@ -1,3 +1,4 @@
+#if Server
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -122,3 +123,4 @@ struct ServeCommandTests {
         #expect(Set(texts(query)) == ["pandas merge", "pandas"], "\(query)")
     }
 }
+#endif

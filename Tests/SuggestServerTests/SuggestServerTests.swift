@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -206,3 +207,4 @@ struct SuggestServerTests {
         }
     }
 }
+#endif

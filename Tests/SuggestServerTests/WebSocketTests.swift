@@ -1,3 +1,4 @@
+#if Server
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -120,3 +121,4 @@ struct WebSocketTests {
         }
     }
 }
+#endif

@@ -86,10 +86,4 @@ struct ReadmeExampleTests {
     @Test func theBuiltInRegistryListsEveryShippedProvider() {
         #expect(ProviderRegistry.builtIn.typeNames.contains("static"))
     }
-
-    @Test func theEmbeddedDemoConfigurationLoads() throws {
-        let url = try #require(DemoData.configurationURL)
-        let configuration = try EngineConfiguration(contentsOf: url, registry: .builtIn)
-        #expect(!configuration.slots.isEmpty)
-    }
 }

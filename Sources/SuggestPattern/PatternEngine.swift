@@ -1,4 +1,4 @@
-/// Which regular-expression engine compiles token rules.
+/// Which regular-expression engine compiles a pattern: token rules choose one per configuration.
 public struct PatternEngine: Hashable, Sendable, CustomStringConvertible {
     enum Code: Hashable, Sendable {
         case pcre2
@@ -63,18 +63,20 @@ public struct PatternEngine: Hashable, Sendable, CustomStringConvertible {
     /// Compiles `pattern` with this engine.
     /// - Parameters:
     ///   - pattern: the regular expression.
+    ///   - options: how the pattern matches (case-insensitively, say).
     ///   - limits: how much work one match may do before it gives up (PCRE2 only).
     /// - Throws: ``PatternError`` with the engine's message and the offset in the pattern.
     public func compile(
         _ pattern: String,
+        options: PatternOptions = [],
         limits: PatternLimits = PatternLimits()
-    ) throws(PatternError) -> any TokenPattern {
+    ) throws(PatternError) -> any CompiledPattern {
         switch code {
         case .swift:
-            return try SwiftRegexPattern(pattern)
+            return try SwiftRegexPattern(pattern, options: options)
         case .pcre2:
             #if PCRE2
-                return try PCRE2Pattern(pattern, limits: limits)
+                return try PCRE2Pattern(pattern, options: options, limits: limits)
             #else
                 throw PatternError(
                     .unavailableEngine,
@@ -82,5 +84,10 @@ public struct PatternEngine: Hashable, Sendable, CustomStringConvertible {
                 )
             #endif
         }
+    }
+
+    /// The names of the groups `pattern` declares (`(?<value>…)`), read from its text without compiling it.
+    package static func groupNames(declaredIn pattern: String) -> Set<String> {
+        SwiftRegexPattern.declaredGroupNames(in: pattern)
     }
 }

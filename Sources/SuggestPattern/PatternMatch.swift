@@ -1,4 +1,4 @@
-/// One match of a token rule's pattern, in UTF-8 offsets of the text it was found in.
+/// One match of a pattern, in UTF-8 offsets of the text it was found in.
 public struct PatternMatch: Hashable, Sendable {
     /// The whole match.
     public var range: Range<Int>

@@ -1,9 +1,10 @@
-/// A compiled token-rule pattern: finds every match, with its `value` and `kind` groups, in a part of a text.
+/// A compiled pattern: finds every match, with its `value` and `kind` groups, in a part of a text. Token rules
+/// compile their patterns to it.
 ///
 /// Two engines implement it (see ``PatternEngine``): PCRE2 with JIT (the default, trait `PCRE2`) and Swift `Regex`
 /// (always available; used where libpcre2 is absent, such as iOS apps). Both take the same syntax for what rules
 /// need: named groups `(?<value>…)`, `\b`, `\S`, `\w`, classes, alternation, `(?i)`.
-public protocol TokenPattern: Sendable {
+public protocol CompiledPattern: Sendable {
     /// The pattern's source text.
     var source: String { get }
 

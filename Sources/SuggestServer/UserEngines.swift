@@ -1,3 +1,5 @@
+#if Server
+public import Suggest
 import Foundation
 import Synchronization
 
@@ -231,3 +233,4 @@ public final class UserEngines: Sendable {
         return Entry(engine: engine, recents: recents, lastUse: now)
     }
 }
+#endif

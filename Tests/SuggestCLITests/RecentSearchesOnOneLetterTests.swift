@@ -1,5 +1,6 @@
 import Foundation
 import Suggest
+@testable import suggest
 import Testing
 
 /// Recent searches come back after one letter: a person who searched for something types its first letter and finds

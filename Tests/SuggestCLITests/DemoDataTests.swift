@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Suggest
+import Suggest
+@testable import suggest
 
 /// The demo's index, prebuilt by `SuggestIndexPlugin` at build time, and what happens when it cannot be used.
 struct DemoDataTests {
@@ -57,5 +58,10 @@ struct DemoDataTests {
     @Test func withoutAPrebuiltIndexTheDemoBuildsOne() throws {
         let (_, source) = try DemoData.configuration(prebuiltIndex: nil)
         #expect(source == .builtAtStart(reason: "no prebuilt index in this build"))
+    }
+    @Test func theEmbeddedDemoConfigurationLoads() throws {
+        let url = try #require(DemoData.configurationURL)
+        let configuration = try EngineConfiguration(contentsOf: url, registry: .builtIn)
+        #expect(!configuration.slots.isEmpty)
     }
 }

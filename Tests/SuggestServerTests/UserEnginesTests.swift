@@ -1,6 +1,8 @@
+#if Server
 import Foundation
 import Logging
 import Suggest
+import SuggestServer
 import Synchronization
 import Testing
 
@@ -167,3 +169,4 @@ struct UserEnginesTests {
         #expect(UserEngines.storeFileName(for: "x-2e") == "x-782d3265.json")
     }
 }
+#endif

@@ -1,16 +1,14 @@
-import SuggestCore
-
-/// A token-rule pattern compiled by Swift `Regex`: Unicode-scalar semantics (like PCRE2's UTF + UCP) and simple
+/// A pattern compiled by Swift `Regex`: Unicode-scalar semantics (like PCRE2's UTF + UCP) and simple
 /// word boundaries (`\b` between a word and a non-word character, as in PCRE2).
 ///
 /// Swift `Regex` has no match or depth limit, so a catastrophic pattern would hang the keystroke: patterns whose
 /// repeated groups can backtrack catastrophically (`(a+)+`, `(a|aa)+`, `(.*a){20}`) are refused at compile time by
-/// the check recent-search exclusions share (`BacktrackingCheck` in SuggestCore).
+/// ``BacktrackingCheck``.
 ///
 /// `@unchecked Sendable`: `Regex<AnyRegexOutput>` is not `Sendable` only because its output type (the match
 /// record) is not; the compiled program it holds is immutable once lowered, and `init` lowers it (one match on
 /// an empty string) before the value is shared, so concurrent matches only read it. Matches are created per call.
-final class SwiftRegexPattern: TokenPattern, @unchecked Sendable {
+final class SwiftRegexPattern: CompiledPattern, @unchecked Sendable {
     let source: String
     let regex: Regex<AnyRegexOutput>
     let hasValue: Bool
@@ -18,7 +16,7 @@ final class SwiftRegexPattern: TokenPattern, @unchecked Sendable {
     /// A literal every match starts with (`from:` in `\bfrom:(?<value>\S+)`); a text without it is not searched.
     let requiredPrefix: [UInt8]
 
-    init(_ pattern: String) throws(PatternError) {
+    init(_ pattern: String, options: PatternOptions = []) throws(PatternError) {
         if let risk = BacktrackingCheck.firstRisk(in: pattern) {
             throw PatternError(
                 .compile,
@@ -35,6 +33,7 @@ final class SwiftRegexPattern: TokenPattern, @unchecked Sendable {
         }
         source = pattern
         regex = compiled.matchingSemantics(.unicodeScalar).wordBoundaryKind(.simple)
+            .ignoresCase(options.contains(.caseInsensitive))
         hasValue = compiled.contains(captureNamed: "value")
         hasKind = compiled.contains(captureNamed: "kind")
         requiredPrefix = Self.literalPrefix(of: pattern)

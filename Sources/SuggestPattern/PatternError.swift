@@ -1,4 +1,4 @@
-/// Why a token rule's pattern could not be compiled or matched: PCRE2's or Swift `Regex`'s message, and where it
+/// Why a pattern could not be compiled or matched: PCRE2's or Swift `Regex`'s message, and where it
 /// applies, the UTF-8 byte offset in the pattern (`missing closing parenthesis at offset 11`).
 ///
 /// A closed set of failures, so the pattern APIs use typed throws (`throws(PatternError)`); new kinds of failure

@@ -1,4 +1,4 @@
-@testable import SuggestTokens
+@testable import SuggestPattern
 import Testing
 
 struct PatternTests {

@@ -1,6 +1,6 @@
-public import Foundation
-public import Logging
-public import SuggestCore
+import Foundation
+import Logging
+import Suggest
 import SuggestIndex
 
 /// The embedded demo: a 20,000-word English dictionary with frequencies and a configuration that uses it.
@@ -8,31 +8,31 @@ import SuggestIndex
 /// The dictionary is symspellpy's `frequency_dictionary_en_82_765.txt` (MIT license), cut to its 20,000 most
 /// frequent words. `suggest demo` runs on it with no argument and no network. Its prefix index is built at build time
 /// by `SuggestIndexPlugin` (the `words.idx` resource) and loaded at start instead of being built.
-public enum DemoData: Sendable {
+enum DemoData: Sendable {
     /// The folder holding `demo.suggest.json` and `words.tsv`.
-    public static var directory: URL? {
+    static var directory: URL? {
         Bundle.module.url(forResource: "demo", withExtension: nil)
     }
 
     /// The demo configuration file.
-    public static var configurationURL: URL? {
+    static var configurationURL: URL? {
         directory?.appendingPathComponent("demo.suggest.json")
     }
 
     /// The prefix index of `words.tsv` that `SuggestIndexPlugin` built with the package (nil in a build without the
     /// plugin).
-    public static var prebuiltIndexURL: URL? {
+    static var prebuiltIndexURL: URL? {
         Bundle.module.url(forResource: "words", withExtension: "idx")
     }
 
     /// Where the demo's prefix index came from.
-    public enum IndexSource: Hashable, Sendable, CustomStringConvertible {
+    enum IndexSource: Hashable, Sendable, CustomStringConvertible {
         /// Loaded from the index built with the package.
         case prebuilt
         /// Built from `words.tsv` at start, for this reason (no prebuilt index, or one that cannot be used).
         case builtAtStart(reason: String)
 
-        public var description: String {
+        var description: String {
             switch self {
             case .prebuilt: "prebuilt at build time (words.idx)"
             case .builtAtStart(let reason): "built at start from words.tsv (\(reason))"
@@ -48,7 +48,7 @@ public enum DemoData: Sendable {
     ///   - configuration: the configuration file (default ``configurationURL``); its `words.tsv` is the dictionary.
     ///   - logger: where the engine logs what it notes.
     /// - Throws: `ConfigurationErrors` when the configuration cannot be read (the bundle is missing).
-    public static func configuration(
+    static func configuration(
         registry: ProviderRegistry = .builtIn,
         prebuiltIndex: URL? = prebuiltIndexURL,
         configuration: URL? = configurationURL,
@@ -83,5 +83,5 @@ public enum DemoData: Sendable {
     }
 
     /// The searches the demo types, keystroke by keystroke.
-    public static let searches: [String] = ["python", "pyhton", "recieve", "new york", "spicy chicken ", "from:al"]
+    static let searches: [String] = ["python", "pyhton", "recieve", "new york", "spicy chicken ", "from:al"]
 }

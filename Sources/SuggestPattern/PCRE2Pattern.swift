@@ -2,7 +2,7 @@
     import CPCRE2
     import Synchronization
 
-    /// A token-rule pattern compiled by PCRE2 (libpcre2-8): UTF + UCP, JIT-compiled when the platform has a JIT,
+    /// A pattern compiled by PCRE2 (libpcre2-8): UTF + UCP, JIT-compiled when the platform has a JIT,
     /// matched with a match context that carries the match and depth limits.
     ///
     /// `@unchecked Sendable`: the compiled code and the match context are created in `init`, never changed afterwards
@@ -10,7 +10,7 @@
     /// mutable part of matching (the match data) is used by one call at a time: the pattern keeps one match data that a
     /// call takes with an atomic flag, and a call that finds it taken (another thread is matching) creates its own.
     /// The code, the context and the kept match data are freed in `deinit`.
-    final class PCRE2Pattern: TokenPattern, @unchecked Sendable {
+    final class PCRE2Pattern: CompiledPattern, @unchecked Sendable {
         let source: String
         private let code: OpaquePointer
         private let matchContext: OpaquePointer
@@ -25,13 +25,14 @@
         private let matchData: OpaquePointer
         private let matchDataInUse = Atomic<Bool>(false)
 
-        init(_ pattern: String, limits: PatternLimits) throws(PatternError) {
+        init(_ pattern: String, options patternOptions: PatternOptions = [], limits: PatternLimits) throws(PatternError) {
             source = pattern
             var errorCode: Int32 = 0
             var errorOffset = 0
             // NEVER_BACKSLASH_C: `\C` matches one byte even inside a UTF-8 character, so a match (and the text
             // moved into a token) could split a character and corrupt the person's text: refuse it at compile time.
-            let options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP) | UInt32(PCRE2_NEVER_BACKSLASH_C)
+            var options = UInt32(PCRE2_UTF) | UInt32(PCRE2_UCP) | UInt32(PCRE2_NEVER_BACKSLASH_C)
+            if patternOptions.contains(.caseInsensitive) { options |= UInt32(PCRE2_CASELESS) }
             var patternCopy = pattern
             let compiled = patternCopy.withUTF8 { bytes -> OpaquePointer? in
                 // An empty buffer may have a nil base address; PCRE2 accepts any pointer with length 0.
@@ -102,6 +103,19 @@
                 )
             }
             if let failure { throw failure }
+        }
+
+        /// Whether the pattern matches anywhere in `text`; a match that fails (its limit reached, no memory) counts
+        /// as a match, the safe side for a filter.
+        func matchesAnywhere(_ text: String) -> Bool {
+            guard let matchData = pcre2_match_data_create_8(ovectorPairs, nil) else { return true }
+            defer { pcre2_match_data_free_8(matchData) }
+            var text = text
+            let rc = text.withUTF8 { bytes -> Int32 in
+                let base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+                return pcre2_match_8(code, base, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, matchContext)
+            }
+            return rc != PCRE2_ERROR_NOMATCH
         }
 
         /// All matches in `subject[0..<length]`; offsets are reported shifted by `offset`.
