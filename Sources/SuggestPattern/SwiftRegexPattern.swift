@@ -3,7 +3,7 @@
 ///
 /// Swift `Regex` has no match or depth limit, so a catastrophic pattern would hang the keystroke: patterns whose
 /// repeated groups can backtrack catastrophically (`(a+)+`, `(a|aa)+`, `(.*a){20}`) are refused at compile time by
-/// ``BacktrackingCheck``.
+/// `BacktrackingCheck`.
 ///
 /// `@unchecked Sendable`: `Regex<AnyRegexOutput>` is not `Sendable` only because its output type (the match
 /// record) is not; the compiled program it holds is immutable once lowered, and `init` lowers it (one match on

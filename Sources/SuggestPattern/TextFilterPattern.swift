@@ -1,7 +1,7 @@
 /// A pattern that says whether it occurs anywhere in a text, case-insensitively: what a filter such as "never
 /// remember searches that look like a card number" needs.
 ///
-/// The syntax is Swift `Regex`'s. Patterns that could backtrack catastrophically are refused (``BacktrackingCheck``),
+/// The syntax is Swift `Regex`'s. Patterns that could backtrack catastrophically are refused (`BacktrackingCheck`),
 /// because Swift `Regex` has no match limit. Where the `PCRE2` trait is on, the pattern runs on PCRE2 with its match
 /// and depth limits when PCRE2 takes the syntax (a match that reaches a limit counts as a match: the safe side for a
 /// filter), and on Swift `Regex` (default grapheme semantics) otherwise.
