@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load on `suggest serve` (issue 14 item 5): concurrent typing clients against an in-memory server on loopback.
+"""Load on `suggest serve`: concurrent typing clients against an in-memory server on loopback.
 
 Starts `suggest serve --port 0` on the 886k PyPI names (Benchmarks/.data/pypi-names.tsv, prepared from the
 workplace's list as Benchmarks/Scripts/quality-report.sh does; never committed) with recent, prefix and fuzzy
@@ -27,7 +27,7 @@ that the database answered, and to the last keystroke that still reported it fai
 Any answer that is not well-formed, any status but 200, or a server that does not exit 0 after SIGTERM makes the
 script exit 1.
 
-Usage: python3 Benchmarks/Scripts/serve-load.py [--bin .build/release/suggest] [--clients 64] [--seconds 20]
+Usage: python3 Benchmarks/Scripts/serve-load.py [--bin .build-server/release/suggest] [--clients 64] [--seconds 20]
            [--max-requests 500000] [--users 1000] [--seed 1] [--think-ms 0] [--timeline]
            [--postgres URL [--table pypi] [--import] [--deadline-ms 150] [--pg-connections 4] [--pg-queued N]
             [--fault-at S --fault-for D [--pg-ctl "bash .ci/postgres.sh"]]] [--config FILE]
@@ -262,7 +262,7 @@ def write_config(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bin", default=os.path.join(ROOT, ".build/release/suggest"))
+    ap.add_argument("--bin", default=os.path.join(ROOT, ".build-server/release/suggest"))
     ap.add_argument("--clients", type=int, default=64)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--max-requests", type=int, default=500_000)

@@ -8,7 +8,7 @@ import Suggest
 import SuggestServer
 import Synchronization
 
-/// `suggest serve --config C`: the engine over HTTP and WebSocket (see README: Servers).
+/// `suggest serve --config C`: the engine over HTTP and WebSocket (SuggestServer's guide "Serving suggestions over HTTP").
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",

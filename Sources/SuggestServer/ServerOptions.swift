@@ -1,7 +1,7 @@
 #if Server
 public import Suggest
 
-/// The settings of `suggest serve` (see the README's "Servers" section).
+/// The settings of `suggest serve` (see the "Serving suggestions over HTTP" guide).
 public struct ServerOptions: Sendable {
     /// The address to listen on (default 127.0.0.1: not reachable from other machines).
     public var host: String

@@ -11,7 +11,7 @@ import SuggestWire
 import Synchronization
 
 /// `suggest serve`: one configuration's engine over HTTP and WebSocket, with per-session typing state and per-user
-/// recents (`UserEngines`). See the README's "Servers" section for the protocol.
+/// recents (`UserEngines`). See the "Serving suggestions over HTTP" guide for the protocol.
 ///
 /// ```swift
 /// let server = SuggestServer(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))

@@ -1,8 +1,8 @@
 // A package's validator, as `swift package suggest-validate` runs it: the built-in provider types plus the
-// package's own — the README's `colors` and `contacts` types — checked fully. The plugin finds this executable
+// package's own — the `colors` and `contacts` types of the guides — checked fully. The plugin finds this executable
 // because it depends on SuggestValidation; `Tests/SuggestCLITests/ValidatorCommandTests.swift` runs it. The types
-// are copies of the README's (`Tests/SuggestTestingTests/ReadmeExampleTests.swift` compiles those); the last lines
-// are the README's validator `main`.
+// are copies of the guides' (`Tests/SuggestTestingTests/ReadmeExampleTests.swift` compiles those); the last lines
+// are the validator `main` of SuggestValidation's guide.
 import Suggest
 import SuggestValidation
 import Synchronization

@@ -3,7 +3,7 @@
 import Foundation
 import PackageDescription
 
-// libFuzzer targets for swift-suggest's parsers (project issue 12). Its own package, like Benchmarks/, so that the
+// libFuzzer targets for swift-suggest's parsers. Its own package, like Benchmarks/, so that the
 // main package's users and `swift test` never build it. Build and run with `make fuzz` from the repository's root
 // (`swift build -c debug --sanitize=fuzzer --sanitize=address` here, then each binary with its committed corpus).
 

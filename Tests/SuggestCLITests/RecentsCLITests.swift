@@ -298,8 +298,8 @@ struct RecentsCLITests {
         #expect(killedMidWrite >= 1, "none of \(round) kills landed in the middle of a write")
     }
 
-    /// Issue 12: an exclusion pattern that backtracks catastrophically (`^(a+)+$`) hung every start once a matching
-    /// search was stored; now the configuration is refused with the pattern's place and offset.
+    /// An exclusion pattern that could backtrack catastrophically (`^(a+)+$`, which would hang every start once a
+    /// matching search is stored) is refused with the pattern's place and offset.
     @Test func anExclusionPatternThatCanBacktrackCatastrophicallyIsRefusedAtStart() throws {
         let risky = folder + "/risky.suggest.json"
         try Data(
@@ -326,8 +326,8 @@ struct RecentsCLITests {
         }
     }
 
-    /// Issue 12: a submitted text skipped the maximum query length (a 1 MB submit took 99 s); it is cut like a typed
-    /// one and remembered cut.
+    /// A submitted text longer than the maximum query length is cut like a typed one and remembered cut (a 1 MB
+    /// submit costs no more than the maximum).
     @Test func aOneMegabyteSubmitIsRememberedCutToTheMaximum() throws {
         let output = try batch([#"{"submit":"\#(String(repeating: "x", count: 1_048_576))"}"#])
         #expect(output.status == 0, "\(output.stderr)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A package's own validator (`SuggestValidation.main(registry:)`, here `suggest-validate-example`, which knows the
-/// README's `colors` and `contacts` types), run as `swift package suggest-validate` runs it: `VALIDATOR validate FILE...`.
+/// `colors` and `contacts` types of the guides), run as `swift package suggest-validate` runs it: `VALIDATOR validate FILE...`.
 struct ValidatorCommandTests {
     static var validator: URL { CLIRunner.productsDirectory.appendingPathComponent("suggest-validate-example") }
 

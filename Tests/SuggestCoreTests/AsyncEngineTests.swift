@@ -68,7 +68,7 @@ struct AsyncEngineTests {
         #expect(!seen.contains { $0.suggestions.contains { $0.title == "remote:a" } })
     }
 
-    // MARK: Cancellation reaches the provider (issue 13 item 6)
+    // MARK: Cancellation reaches the provider
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingTheCallCancelsTheProvidersTask() async throws {

@@ -56,7 +56,7 @@ struct SearchSessionTests {
         #expect(changed.withLock { $0 })
     }
 
-    // MARK: Asynchronous providers (issue 13 items 2 and 6)
+    // MARK: Asynchronous providers
 
     @Test(.timeLimit(.minutes(1)))
     func asyncAnswersUpdateTheSameKeystroke() async {

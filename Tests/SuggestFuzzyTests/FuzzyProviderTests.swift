@@ -658,11 +658,11 @@ struct FuzzyConfigurationTests {
     }
 }
 
-/// The Swift example of the README section (notes/fuzzy-README.md), kept compiling and true.
+/// The Swift example of the fuzzy matching guide (SuggestFuzzy.docc/FuzzyMatching.md), kept compiling and true.
 struct FuzzyReadmeExampleTests {
     @Test func readmeExample() throws {
         let path = Fixture.path
-        // --- README ---
+        // --- guide example ---
         let dictionary = try DictionaryLoader.load(path: path)
         let fuzzy = try FuzzyProvider(id: "fuzzy", dictionary: dictionary)
         let engine = SuggestionEngine(slots: [ProviderSlot(fuzzy)])

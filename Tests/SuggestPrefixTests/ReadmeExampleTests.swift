@@ -4,7 +4,7 @@ import SuggestIndex
 import SuggestPrefix
 import Testing
 
-/// The README's "Prefix completion — From Swift" example (there through `import Suggest`), compiled and run; the
+/// The "From Swift" example of the prefix completion guide (SuggestPrefix.docc/PrefixCompletion.md) (there through `import Suggest`), compiled and run; the
 /// index file goes to a temporary folder instead of the current one.
 struct PrefixReadmeExampleTests {
     @Test func theReadmeExampleWorks() throws {

@@ -98,7 +98,7 @@ struct RecentsConfigurationTests {
 }
 
 @Suite struct RecentsSectionTests {
-    /// Issue 13 item 4: built in Swift, recent searches go to "Recent" as they do from JSON, with its quota.
+    /// Built in Swift, recent searches go to "Recent" as they do from JSON, with its quota.
     @Test func recentSearchesGoToRecentWhenTheEngineIsBuiltInSwift() {
         let recents = RecentsProvider()
         recents.didSubmit(SearchQuery(text: "swift testing"))

@@ -213,8 +213,8 @@ struct RecentsProviderTests {
         }
     }
 
-    /// Issue 12: exclusion patterns run on Swift `Regex`, which has no match limit, on every recorded search and on
-    /// every start; `^(a+)+$` once hung every start. They get the token rules' check, with the offset.
+    /// Exclusion patterns run on every recorded search and on every start, on Swift `Regex` where PCRE2 is absent
+    /// (no match limit): patterns that could backtrack catastrophically (`^(a+)+$`) are refused, with the offset.
     @Test(arguments: [
         ("(a|aa)+$", 0, "alternation whose branches can match the same text"),
         ("^(a|a)*$", 1, "alternation whose branches can match the same text"),
@@ -416,11 +416,11 @@ struct SplitMix {
     mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
-/// The README's example, compiled and run.
+/// The example of the recent searches guide (SuggestRecents.docc/RecentSearches.md), compiled and run.
 struct RecentsReadmeExampleTests {
     @Test func readmeExample() throws {
         let folder = makeTemporaryFolder()
-        // --- README example begins ---
+        // --- guide example begins ---
         let recents = RecentsProvider(
             id: "history",
             store: JSONFileRecentsStore(path: folder + "/recents.json"),
@@ -453,7 +453,7 @@ struct RecentsReadmeExampleTests {
         recents.remove(SearchQuery(text: "apple pie", tokens: [from]))
         recents.clear()
         if let problem = recents.loadProblem { print("recent searches:", problem) }
-        // --- README example ends ---
+        // --- guide example ends ---
         #expect(result.sections.first?.suggestions.first?.subtitle == "From: alice")
         #expect(recents.searches.isEmpty)
     }

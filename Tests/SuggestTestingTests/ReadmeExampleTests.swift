@@ -3,7 +3,7 @@ import SuggestTesting
 import Synchronization
 import Testing
 
-// README "Write a provider": "Live app data" and "Check it with the conformance kit", compiled and run here.
+// SuggestCore.docc/WritingAProvider.md ("Live app data") and SuggestTesting.docc/ConformanceKit.md, compiled and run here.
 
 /// The app's contacts; they change while the app runs.
 final class ContactStore: Sendable {

@@ -3,7 +3,7 @@ import Synchronization
 
 // Providers for the kit's own tests: good ones, and broken ones that each break exactly one check.
 
-/// A well-behaved synchronous provider over a fixed list (what the README's provider does).
+/// A well-behaved synchronous provider over a fixed list (what the provider of the "Writing a provider" guide does).
 struct GoodListProvider: SuggestionProvider {
     var id = "good"
     var names = ["Apple", "Apricot", "Green Apple", "Avocado", "Banana", "Café Crème", "Ångström"]

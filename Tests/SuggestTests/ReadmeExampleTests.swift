@@ -1,9 +1,9 @@
 import Suggest
 import Testing
 
-// The README's Swift examples, compiled and run here so that they stay true.
+// The Swift examples of the README and of SuggestCore's guides, compiled and run here so that they stay true.
 
-// README: "Write a provider"
+// SuggestCore.docc/WritingAProvider.md
 struct ColorProvider: ConfigurableProvider {
     struct Configuration: Decodable, Sendable {
         var names: [String]
@@ -27,7 +27,7 @@ struct ColorProvider: ConfigurableProvider {
 
 struct ReadmeExampleTests {
     @Test func embeddingInSwift() throws {
-        // README: "Embed it in Swift"
+        // README "Embed it in Swift" and SuggestCore.docc/EmbeddingInSwift.md
         let fruits = StaticProvider(items: [
             .init(title: "Apple", systemImage: "leaf"),
             .init(title: "Apricot"),
@@ -49,7 +49,7 @@ struct ReadmeExampleTests {
 
     @MainActor
     @Test func embeddingASearchSession() throws {
-        // README: "Embed it in Swift", the SearchSession example (with the fruits of the example above)
+        // SuggestCore.docc/EmbeddingInSwift.md, the SearchSession example (with the fruits of the example above)
         let fruits = StaticProvider(items: [
             .init(title: "Apple", systemImage: "leaf"),
             .init(title: "Apricot"),

@@ -1,7 +1,7 @@
 import Suggest
 import Testing
 
-/// ``SearchSession`` with the real token and recents providers (issue 13 item 2): the parts that need
+/// ``SearchSession`` with the real token and recents providers: the parts that need
 /// SuggestTokens and SuggestRecents.
 @MainActor
 struct SearchSessionTokenTests {

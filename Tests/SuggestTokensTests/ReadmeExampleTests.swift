@@ -2,7 +2,7 @@ import SuggestCore
 import SuggestTokens
 import Testing
 
-/// The Swift example of the README section and the DocC landing page, compiled and checked.
+/// The Swift example of the tokens guide (SuggestTokens.docc/TokenExtraction.md) and the DocC landing page, compiled and checked.
 struct ReadmeExampleTests {
     @Test func readmeExampleWorks() throws {
         let provider = TokenProvider(

@@ -207,7 +207,7 @@ struct TokenConfigurationTests {
         }
     #endif
 
-    /// Issue 12: with the Swift `Regex` engine (no match limit), a rule that can backtrack catastrophically is a
+    /// With the Swift `Regex` engine (no match limit), a rule that can backtrack catastrophically is a
     /// located error when the configuration is read, in builds with and without PCRE2.
     @Test func aSwiftRuleThatCanBacktrackCatastrophicallyIsALocatedError() {
         let errors = errors(

@@ -4,7 +4,7 @@
 ///   product named "Go", a recent search, a static item, a token). The default of most providers.
 /// - ``boost(_:)``: among the prefix matches, as if `factor` times as popular: for word lists and catalogues
 ///   whose every fragment is an entry (`compr`, `exi`), where the exact entry should earn its place. The default of
-///   the `prefix` and `fuzzy` providers, chosen by measurement (see the README's ranking section).
+///   the `prefix` and `fuzzy` providers, chosen by measurement (see the Ranking guide).
 /// - ``byPopularity``: among the prefix matches by its own popularity (`"none"` in JSON).
 ///
 /// An exact match another provider offers with ``first`` (a recent search) stays first whatever this provider's
