@@ -28,7 +28,7 @@ public struct RecentsExclusion: Hashable, Sendable {
     /// The patterns compiled once (they run on every recorded search and on every stored one at start).
     private let filters: [TextFilterPattern]
 
-    /// - Throws: ``PatternError`` for the first pattern that does not compile, or that could backtrack
+    /// - Throws: `PatternError` for the first pattern that does not compile, or that could backtrack
     ///   catastrophically (a repeated group with an unbounded quantifier or an alternation whose branches can match
     ///   the same text: `(a+)+`, `(a|aa)+`, `(.*a){20}`), at its offset.
     public init(minimumLength: Int = 1, patterns: [String] = []) throws(PatternError) {

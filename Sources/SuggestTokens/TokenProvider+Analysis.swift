@@ -33,7 +33,7 @@ extension TokenProvider {
 
     /// Finds the tokens in `text`: splits at delimiters, applies the rules (in order), then the vocabulary, and
     /// collects the partly typed token at the end for suggestions (unless `submitting`).
-    /// - Throws: ``PatternError`` when a rule's pattern hits its match limit.
+    /// - Throws: `PatternError` when a rule's pattern hits its match limit.
     /// - Complexity: O(n × r) pattern work for n bytes and r rules, plus O(n × m) vocabulary walks for entries of
     ///   at most m folded bytes.
     func analyze(_ text: String, tokens existing: [SearchToken], submitting: Bool) throws(PatternError) -> Analysis {

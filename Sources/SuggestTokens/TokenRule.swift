@@ -24,7 +24,7 @@ public struct TokenRule: Sendable {
     let foldedValues: [[UInt8]]
 
     /// Compiles `pattern` with `engine`.
-    /// - Throws: ``PatternError`` when the pattern does not compile.
+    /// - Throws: `PatternError` when the pattern does not compile.
     public init(
         kind: String,
         pattern: String,
@@ -45,7 +45,7 @@ public struct TokenRule: Sendable {
         )
     }
 
-    /// A rule with an already compiled pattern (your own ``CompiledPattern``).
+    /// A rule with an already compiled pattern (your own `CompiledPattern`).
     public init(
         kind: String,
         compiled pattern: any CompiledPattern,
