@@ -4,7 +4,7 @@ import Suggest
 import SuggestWire
 
 /// `suggest batch --config C`: JSON Lines in, one JSON line out per input line, flushed, in order.
-struct Batch: ParsableCommand {
+struct Batch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer JSON lines on standard input, one JSON line each (see README: suggest batch).",
         discussion: """
@@ -17,32 +17,19 @@ struct Batch: ParsableCommand {
     @Option(name: .shortAndLong, help: "The JSON configuration file.")
     var config: String
 
-    func run() throws {
+    func run() async throws {
         let configuration = try ConfigurationLoader.load(config)
         var processor = BatchProcessor(engine: configuration.makeEngine())
-        let asynchronous = processor.engine.hasAsynchronousProviders
         // A reader that goes away is a write error (EPIPE) reported below, not a silent death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var input = LineReader(descriptor: 0)
         var line: [UInt8] = []
         var out = JSONBytes()
         while input.next(into: &line) {
-            // One answer per line, blank lines included, written with one `write(2)` as soon as it is computed:
-            // an answer that cannot be written stops the stream.
+            // One answer per line, blank lines included, written with one `write(2)` as soon as it is computed (an
+            // asynchronous provider within its deadline): an answer that cannot be written stops the stream.
             out.reset()
-            if asynchronous {
-                // Remote and PostgreSQL providers answer within their deadlines, one line after the other.
-                let (next, answer) = Blocking.wait { [processor, line] in
-                    var processor = processor
-                    var answer = JSONBytes()
-                    await processor.answerAll(line, into: &answer)
-                    return (processor, answer.bytes.withUnsafeBufferPointer { Array($0) })
-                }
-                processor = next
-                answer.withUnsafeBufferPointer { out.bytes.append(contentsOf: $0) }
-            } else {
-                processor.answer(line, into: &out)
-            }
+            await processor.answer(line, into: &out)
             out.byte(0x0A)
             try out.bytes.withUnsafeBufferPointer { try Console.outOrExit($0) }
         }

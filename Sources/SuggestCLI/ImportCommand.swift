@@ -7,7 +7,7 @@ import Synchronization
 
 /// `suggest import --postgres URL DICTIONARY`: loads a TSV dictionary into a PostgreSQL table for the `postgres`
 /// provider (folded keys computed here, in Swift, as the in-memory providers fold), with its indexes and `pg_trgm`.
-struct Import: ParsableCommand {
+struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Load a TSV dictionary into PostgreSQL for the \"postgres\" provider (table, indexes, pg_trgm)."
     )
@@ -27,7 +27,7 @@ struct Import: ParsableCommand {
     @Flag(name: .long, help: "Skip bad dictionary lines instead of failing.")
     var lenient = false
 
-    func run() throws {
+    func run() async throws {
         let settings: PostgresConnectionSettings
         let catalogue: PostgresCatalogue
         do {
@@ -47,8 +47,12 @@ struct Import: ParsableCommand {
             throw ExitCode(1)
         }
         let parsed = ContinuousClock.now - start
-        let outcome = Self.wait {
-            try await PostgresImporter.load(loaded, into: catalogue, settings: settings, replace: replace)
+        let outcome: Result<PostgresImporter.Report, any Error>
+        do {
+            outcome = .success(
+                try await PostgresImporter.load(loaded, into: catalogue, settings: settings, replace: replace))
+        } catch {
+            outcome = .failure(error)
         }
         switch outcome {
         case .failure(let error):
@@ -67,20 +71,6 @@ struct Import: ParsableCommand {
         let (seconds, attoseconds) = duration.components
         let milliseconds = Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
         return milliseconds >= 10_000 ? "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s" : "\(milliseconds) ms"
-    }
-
-    /// Runs `operation` to its end from synchronous code (the command's `run()`).
-    static func wait<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
-        let result = Mutex<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value: Result<T, any Error>
-            do { value = .success(try await operation()) } catch { value = .failure(error) }
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0! }
     }
 }
 #endif

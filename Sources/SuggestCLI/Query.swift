@@ -3,7 +3,7 @@ import Suggest
 import SuggestWire
 
 /// `suggest query --config C TEXT`: one keystroke, as a table or JSON.
-struct Query: ParsableCommand {
+struct Query: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Suggest for one text and print the result.")
 
     @Option(name: .shortAndLong, help: "The JSON configuration file.")
@@ -30,23 +30,18 @@ struct Query: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let engine = try ConfigurationLoader.load(config).makeEngine()
         let tokens = token.map { t -> SearchToken in
             let parts = t.split(separator: ":", maxSplits: 1)
             return SearchToken(kind: String(parts[0]), value: String(parts.count > 1 ? parts[1] : ""))
         }
         let query = SearchQuery(text: text, tokens: tokens, scope: scope.map { SearchScope($0) })
-        let result: SuggestionResult
-        if engine.hasAsynchronousProviders {
-            // Remote and PostgreSQL providers answer within their deadlines.
-            result = Blocking.wait {
-                var session = TypingSession()
-                return await engine.allSuggestions(for: query, session: &session)
-            }
-        } else {
-            result = engine.suggestions(for: query)
-        }
+        // Remote and PostgreSQL providers answer within their deadlines.
+        var session = TypingSession()
+        let result =
+            engine.hasAsynchronousProviders
+            ? await engine.allSuggestions(for: query, session: &session) : engine.suggestions(for: query)
         if json {
             Console.out(JSONWriter.result(result, text: text))
             return

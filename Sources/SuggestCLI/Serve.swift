@@ -9,7 +9,7 @@ import SuggestServer
 import Synchronization
 
 /// `suggest serve --config C`: the engine over HTTP and WebSocket (SuggestServer's guide "Serving suggestions over HTTP").
-struct Serve: ParsableCommand {
+struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
         discussion: """
@@ -55,10 +55,8 @@ struct Serve: ParsableCommand {
         }
     }
 
-    /// Runs the server on the cooperative pool and waits for it. (The root command stays synchronous: an async
-    /// `main` starts the runtime's machinery first, which can take file descriptor 1 when standard output is
-    /// closed, and `suggest batch` must then report "Bad file descriptor".)
-    func run() throws {
+    /// Runs the server until it is stopped (SIGINT or SIGTERM: graceful shutdown).
+    func run() async throws {
         var configuration = try ConfigurationLoader.load(config)
         var logger = Logger(label: "suggest.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
@@ -79,29 +77,16 @@ struct Serve: ParsableCommand {
             logger: logger
         )
         let host = self.host
-        let outcome = Outcome()
-        Task {
-            do {
-                let app = server.makeApplication { port in
-                    // The one line on standard output: scripts read the port from it.
-                    Console.out("listening on http://\(host):\(port)")
-                }
-                try await app.runService()
-            } catch {
-                outcome.error.withLock { $0 = "\(error)" }
+        do {
+            let app = server.makeApplication { port in
+                // The one line on standard output: scripts read the port from it.
+                Console.out("listening on http://\(host):\(port)")
             }
-            outcome.done.signal()
-        }
-        outcome.done.wait()
-        if let error = outcome.error.withLock({ $0 }) {
+            try await app.runService()
+        } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
-    }
-
-    final class Outcome: Sendable {
-        let done = DispatchSemaphore(value: 0)
-        let error = Mutex<String?>(nil)
     }
 }
 #endif

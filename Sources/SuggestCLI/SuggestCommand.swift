@@ -7,8 +7,7 @@ import Suggest
 ///
 /// Exit codes: 0 success; 1 an invalid configuration or a file that cannot be read (every problem is listed on
 /// standard error); 64 a usage error (unknown option, missing argument).
-@main
-struct SuggestCommand: ParsableCommand {
+struct SuggestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
         abstract: "Search-as-you-type suggestions from a JSON configuration.",
@@ -32,15 +31,44 @@ struct SuggestCommand: ParsableCommand {
         static let serverSide: [any ParsableCommand.Type] = [ImportUnavailable.self, ServerSideUnavailable.self]
     #endif
 
-    /// Sends the engine's log to standard error (standard output carries the answers), at the level
-    /// `SUGGEST_LOG_LEVEL` names (`trace` … `critical`; default `warning`), then runs the command.
+}
+
+/// The process's entry point: keeps closed standard streams closed, sends the engine's log to standard error
+/// (standard output carries the answers) at the level `SUGGEST_LOG_LEVEL` names (`trace` … `critical`; default
+/// `warning`), then runs the command on the main queue.
+@main
+enum SuggestMain {
     static func main() {
+        StandardStreams.keepClosedOnesClosed()
         let level = ProcessInfo.processInfo.environment["SUGGEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level ?? .warning
             return handler
         }
-        main(nil)
+        Task { @MainActor in
+            await SuggestCommand.main()
+            exit(0)
+        }
+        dispatchMain()
+    }
+}
+
+/// Standard input, output and error as the parent left them.
+enum StandardStreams {
+    /// A stream the parent closed must stay unusable: the first descriptor the process opens afterwards (the
+    /// concurrency runtime's event descriptor, a file) would otherwise take its number, and `suggest batch` would
+    /// write its answers there instead of failing with "Bad file descriptor". Each closed one of 0, 1 and 2 gets a
+    /// placeholder on `/dev/null` opened in the other direction, so that reading or writing it still fails with
+    /// `EBADF`.
+    static func keepClosedOnesClosed() {
+        for descriptor: Int32 in [0, 1, 2] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let placeholder = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
+            guard placeholder >= 0 else { continue }
+            if placeholder != descriptor {
+                dup2(placeholder, descriptor)
+                close(placeholder)
+            }
+        }
     }
 }

@@ -158,22 +158,3 @@ extension ProviderRegistry {
         return registry
     }
 }
-
-/// Runs async work from a synchronous command (the root command is synchronous) and waits for its end.
-enum Blocking {
-    final class Box<T: Sendable>: @unchecked Sendable {
-        // Written once by the task before `done` is signalled, read once after: the semaphore orders the two.
-        var value: T?
-    }
-
-    static func wait<T: Sendable>(_ operation: @escaping @Sendable () async -> T) -> T {
-        let box = Box<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await operation()
-            done.signal()
-        }
-        done.wait()
-        return box.value!
-    }
-}

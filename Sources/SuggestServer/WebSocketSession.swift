@@ -68,7 +68,7 @@ struct WebSocketSession: Sendable {
                     continue
                 }
                 if case .text(let text) = command.action {
-                    let query = SearchQuery(text: text, tokens: command.tokens, scope: command.scope)
+                    let query = command.query
                     shared.state.withLock { state in
                         state.newest += 1
                         state.texts[state.newest] = text
@@ -79,7 +79,7 @@ struct WebSocketSession: Sendable {
                 }
                 (processor.lastQuery, processor.lastResult) = shared.state.withLock { ($0.lastQuery, $0.lastResult) }
                 var out = JSONBytes(capacity: 64)
-                processor.perform(command, into: &out)
+                await processor.answer(command, into: &out)
                 try await outbound.write(.text(out.bytes.string))
             }
             feed.finish()

@@ -23,6 +23,19 @@ public struct BatchCommand: Hashable, Sendable {
         self.scope = scope
     }
 
+    /// The search this command is about: its text (typed, submitted or selected; empty for `reset`) with the
+    /// command's tokens and scope.
+    public var query: SearchQuery {
+        let text: String
+        switch action {
+        case .text(let typed): text = typed
+        case .submit(let submitted): text = submitted
+        case .select(let selected): text = selected
+        case .reset: text = ""
+        }
+        return SearchQuery(text: text, tokens: tokens, scope: scope)
+    }
+
     /// The keys of a line.
     public static let keys = ["text", "tokens", "scope", "submit", "select", "reset"]
     /// The keys of a token.

@@ -13,64 +13,60 @@ public struct BatchProcessor: Sendable {
 
     public init(engine: SuggestionEngine) { self.engine = engine }
 
-    /// The answer to `line`, as one JSON line (without its `\n`) appended to `out`. Asynchronous providers are
-    /// skipped (the synchronous engine call).
-    public mutating func answer(_ line: [UInt8], into out: inout JSONBytes) {
-        let command: BatchCommand
+    /// The answer to `line`, as one JSON line (without its `\n`) appended to `out`: a malformed line gets
+    /// `{"error": …}`, a keystroke its suggestions — with every provider, asynchronous ones within their deadlines,
+    /// when the engine has any — and `submit`, `select` and `reset` their acknowledgements.
+    public mutating func answer(_ line: [UInt8], into out: inout JSONBytes) async {
         do {
-            command = try BatchCommand.parse(line)
+            await answer(try BatchCommand.parse(line), into: &out)
         } catch {
-            return out.error(error.message)
+            out.error(error.message)
         }
-        if case .text(let text) = command.action {
-            let query = SearchQuery(text: text, tokens: command.tokens, scope: command.scope)
-            let result = engine.suggestions(for: query, session: &session)
-            return keystroke(query, result, into: &out)
-        }
-        perform(command, into: &out)
     }
 
-    /// The answer to `line` with every provider, asynchronous ones within their deadlines (`suggest batch` when the
-    /// configuration has a remote or PostgreSQL provider).
-    public mutating func answerAll(_ line: [UInt8], into out: inout JSONBytes) async {
-        let command: BatchCommand
-        do {
-            command = try BatchCommand.parse(line)
-        } catch {
-            return out.error(error.message)
-        }
-        await answer(command, into: &out)
-    }
-
-    /// The answer to `command` with every provider, asynchronous ones within their deadlines.
+    /// The answer to an already parsed command (a `suggest serve` request), as ``answer(_:into:)-([UInt8],_)`` gives.
     public mutating func answer(_ command: BatchCommand, into out: inout JSONBytes) async {
-        if case .text(let text) = command.action {
-            let query = SearchQuery(text: text, tokens: command.tokens, scope: command.scope)
+        guard case .text = command.action else { return perform(command, into: &out) }
+        let query = command.query
+        let result: SuggestionResult
+        if engine.hasAsynchronousProviders {
             var session = self.session
-            let result = await engine.allSuggestions(for: query, session: &session)
+            result = await engine.allSuggestions(for: query, session: &session)
             self.session = session
-            return keystroke(query, result, into: &out)
+        } else {
+            result = engine.suggestions(for: query, session: &session)
         }
-        perform(command, into: &out)
+        record(query, result, into: &out)
+    }
+
+    /// The answer to `line` from the synchronous providers only, for a caller that cannot wait (a fuzzing harness,
+    /// a synchronous loop): asynchronous providers are reported skipped, as `SuggestionEngine.suggestions` does.
+    public mutating func answerWithoutWaiting(_ line: [UInt8], into out: inout JSONBytes) {
+        let command: BatchCommand
+        do {
+            command = try BatchCommand.parse(line)
+        } catch {
+            return out.error(error.message)
+        }
+        guard case .text = command.action else { return perform(command, into: &out) }
+        let query = command.query
+        record(query, engine.suggestions(for: query, session: &session), into: &out)
     }
 
     /// Records a keystroke's result (for `select`) and writes it.
-    public mutating func keystroke(_ query: SearchQuery, _ result: SuggestionResult, into out: inout JSONBytes) {
+    private mutating func record(_ query: SearchQuery, _ result: SuggestionResult, into out: inout JSONBytes) {
         lastQuery = query
         lastResult = result
         out.result(result, text: query.text)
     }
 
-    /// Submit, select and reset (the actions that are not a keystroke).
-    public mutating func perform(_ command: BatchCommand, into out: inout JSONBytes) {
+    /// Submit, select and reset: the actions that are not a keystroke (a keystroke is answered by the caller).
+    private mutating func perform(_ command: BatchCommand, into out: inout JSONBytes) {
         switch command.action {
-        case .text(let text):
-            // Keystrokes go through `answer`; answer one here without asynchronous providers.
-            let query = SearchQuery(text: text, tokens: command.tokens, scope: command.scope)
-            let result = engine.suggestions(for: query, session: &session)
-            keystroke(query, result, into: &out)
+        case .text:
+            preconditionFailure("a keystroke is answered by answer(_:into:)")
         case .submit(let text):
-            engine.submit(SearchQuery(text: text, tokens: command.tokens, scope: command.scope))
+            engine.submit(command.query)
             session.reset()
             lastResult = nil
             out.raw("{\"submitted\":")

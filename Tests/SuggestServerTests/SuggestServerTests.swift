@@ -44,7 +44,7 @@ struct SuggestServerTests {
             // The same answer as `suggest batch` gives for the line {"text": "py"} (but for the time).
             var processor = BatchProcessor(engine: configuration.makeEngine())
             var out = JSONBytes()
-            processor.answer(Array(#"{"text":"py"}"#.utf8), into: &out)
+            await processor.answer(Array(#"{"text":"py"}"#.utf8), into: &out)
             var batch = object(out.bytes.string)
             var served = object(body)
             batch["micros"] = nil

@@ -14,7 +14,7 @@ extension SuggestionEngine {
     /// - Complexity: the synchronous providers' work, then the slowest asynchronous provider or its deadline.
     public func allSuggestions(for query: SearchQuery, session: inout TypingSession) async -> SuggestionResult {
         let start = ContinuousClock.now
-        var (work, remote) = answerSynchronously(query, session: &session, markingPending: false)
+        var (work, remote) = keystroke(query, session: &session, asynchronous: .leave)
         if !remote.isEmpty {
             let answers = await runAsynchronous(remote, work: work, states: session.states, generation: session.generation)
             for answer in answers { apply(answer, to: &work, states: &session.states) }
@@ -29,7 +29,7 @@ extension SuggestionEngine {
     /// - Complexity: the synchronous providers' work plus O(c log c) for c candidates.
     public func startSuggestions(for query: SearchQuery, session: inout TypingSession) -> PendingKeystroke {
         let start = ContinuousClock.now
-        let (work, remote) = answerSynchronously(query, session: &session, markingPending: true)
+        let (work, remote) = keystroke(query, session: &session, asynchronous: .markPending)
         let result = finish(work, generation: session.generation, since: start)
         var states: [Int: any Sendable] = [:]
         for index in remote { states[index] = session.states[index] }
@@ -67,18 +67,12 @@ extension SuggestionEngine {
                 for try await query in queries {
                     pending?.cancel()
                     let start = ContinuousClock.now
-                    session.generation &+= 1
-                    let generation = session.generation
+                    // The generation `keystroke` gives this query, made current before the local providers run so
+                    // that an older keystroke's late answers stop at once.
+                    let generation = session.generation &+ 1
                     shared.current.withLock { $0 = generation }
                     session.states = shared.states.withLock { $0 }
-                    var work = begin(query, session: session)
-                    for (index, slot) in slots.enumerated() {
-                        if remote.contains(index) {
-                            work.reports[index] = .init(provider: slot.provider.id, micros: 0, outcome: .pending)
-                        } else {
-                            runSynchronous(index, slot, &work, &session)
-                        }
-                    }
+                    let (work, _) = keystroke(query, session: &session, asynchronous: .markPending)
                     let localStates = session.states
                     shared.states.withLock { all in
                         for index in slots.indices where !remote.contains(index) { all[index] = localStates[index] }
@@ -88,24 +82,14 @@ extension SuggestionEngine {
                     let snapshot = work
                     pending = Task {
                         var work = snapshot
-                        await withTaskGroup(of: AsyncAnswer.self) { group in
-                            for index in remote {
-                                group.addTask {
-                                    await self.runOne(
-                                        index,
-                                        work: snapshot,
-                                        previousState: shared.states.withLock { $0[index] },
-                                        generation: generation
-                                    )
-                                }
-                            }
-                            for await answer in group {
-                                guard shared.current.withLock({ $0 }) == generation, !Task.isCancelled else { return }
-                                var all = shared.states.withLock { $0 }
-                                apply(answer, to: &work, states: &all)
-                                shared.states.withLock { $0 = all }
-                                continuation.yield(finish(work, generation: generation, since: start))
-                            }
+                        let states = shared.states.withLock { $0 }
+                        await askAsynchronous(remote, work: snapshot, states: states, generation: generation) { answer in
+                            guard shared.current.withLock({ $0 }) == generation, !Task.isCancelled else { return false }
+                            var all = shared.states.withLock { $0 }
+                            apply(answer, to: &work, states: &all)
+                            shared.states.withLock { $0 = all }
+                            continuation.yield(finish(work, generation: generation, since: start))
+                            return true
                         }
                     }
                 }
@@ -120,29 +104,6 @@ extension SuggestionEngine {
     }
 
     // MARK: Internals
-
-    /// Starts a keystroke: a new generation, the synchronous providers' answers in the returned work, and the
-    /// indices of the asynchronous providers still to run (reported `.pending` when `markingPending`).
-    func answerSynchronously(
-        _ query: SearchQuery,
-        session: inout TypingSession,
-        markingPending: Bool
-    ) -> (work: Work, remote: [Int]) {
-        session.generation &+= 1
-        var work = begin(query, session: session)
-        var remote: [Int] = []
-        for (index, slot) in slots.enumerated() {
-            if case .asynchronous = slot.provider.execution {
-                remote.append(index)
-                if markingPending {
-                    work.reports[index] = .init(provider: slot.provider.id, micros: 0, outcome: .pending)
-                }
-            } else {
-                runSynchronous(index, slot, &work, &session)
-            }
-        }
-        return (work, remote)
-    }
 
     /// The latest generation and the providers' states, shared by a stream's tasks.
     final class StreamState: Sendable {
@@ -169,14 +130,32 @@ extension SuggestionEngine {
         states: [Int: any Sendable],
         generation: UInt64
     ) async -> [AsyncAnswer] {
+        var answers: [AsyncAnswer] = []
+        await askAsynchronous(indices, work: work, states: states, generation: generation) { answer in
+            answers.append(answer)
+            return true
+        }
+        return answers.sorted { $0.index < $1.index }
+    }
+
+    /// The one fan-out of a keystroke's asynchronous slots: each asked concurrently within its deadline
+    /// (``runOne(_:work:previousState:generation:)``); `receive` gets each answer as it arrives and returns false to
+    /// stop taking answers (a newer keystroke, a cancelled task), which cancels those still under way.
+    func askAsynchronous(
+        _ indices: [Int],
+        work: Work,
+        states: [Int: any Sendable],
+        generation: UInt64,
+        receive: (AsyncAnswer) -> Bool
+    ) async {
         await withTaskGroup(of: AsyncAnswer.self) { group in
             for index in indices {
                 let state = states[index]
                 group.addTask { await self.runOne(index, work: work, previousState: state, generation: generation) }
             }
-            var answers: [AsyncAnswer] = []
-            for await answer in group { answers.append(answer) }
-            return answers.sorted { $0.index < $1.index }
+            for await answer in group {
+                guard receive(answer) else { return group.cancelAll() }
+            }
         }
     }
 
@@ -356,22 +335,13 @@ public struct PendingKeystroke: Sendable {
         guard !remote.isEmpty else { return }
         let generation = result.generation
         var work = self.work
-        await withTaskGroup(of: SuggestionEngine.AsyncAnswer.self) { group in
-            for index in remote {
-                let state = states[index]
-                let snapshot = self.work
-                let engine = self.engine
-                group.addTask {
-                    await engine.runOne(index, work: snapshot, previousState: state, generation: generation)
-                }
-            }
-            for await answer in group {
-                guard !Task.isCancelled else { return }
-                var answered: [Int: any Sendable] = [:]
-                engine.apply(answer, to: &work, states: &answered)
-                let result = engine.finish(work, generation: generation, since: start)
-                update(SuggestionUpdate(result: result, slot: answer.index, state: answered[answer.index]))
-            }
+        await engine.askAsynchronous(remote, work: work, states: states, generation: generation) { answer in
+            guard !Task.isCancelled else { return false }
+            var answered: [Int: any Sendable] = [:]
+            engine.apply(answer, to: &work, states: &answered)
+            let result = engine.finish(work, generation: generation, since: start)
+            update(SuggestionUpdate(result: result, slot: answer.index, state: answered[answer.index]))
+            return true
         }
     }
 }

@@ -81,21 +81,7 @@ public final class SuggestionEngine: Sendable {
     /// - Complexity: the providers' work plus O(c log c) for c candidates.
     public func suggestions(for query: SearchQuery, session: inout TypingSession) -> SuggestionResult {
         let start = ContinuousClock.now
-        session.generation &+= 1
-        var work = begin(query, session: session)
-        for (index, slot) in slots.enumerated() {
-            switch slot.provider.execution {
-            case .synchronous:
-                runSynchronous(index, slot, &work, &session)
-            case .asynchronous:
-                log(.debug, "provider skipped", source: slot.provider.id, "asynchronous, not run by a synchronous call")
-                work.reports[index] = .init(
-                    provider: slot.provider.id,
-                    micros: 0,
-                    outcome: .cancelled(reason: "asynchronous provider skipped by the synchronous call")
-                )
-            }
-        }
+        let (work, _) = keystroke(query, session: &session, asynchronous: .skip)
         return finish(work, generation: session.generation, since: start)
     }
 
@@ -241,6 +227,51 @@ public final class SuggestionEngine: Sendable {
             reports: reports,
             notes: notes
         )
+    }
+
+    /// What one keystroke does with the asynchronous providers while the local ones answer.
+    enum AsynchronousSlots {
+        /// Not run: reported as skipped (the synchronous call).
+        case skip
+        /// Left to the caller, which runs them and reports them.
+        case leave
+        /// Left to the caller and reported as pending in the local answer.
+        case markPending
+    }
+
+    /// The one slot loop of a keystroke: a new generation, token extraction and query preparation (`begin`), then
+    /// each local provider in order (`runSynchronous`); the asynchronous ones are handled as `asynchronous` says.
+    /// - Returns: the keystroke's work so far, and the indices of the asynchronous slots left to the caller (empty
+    ///   for `.skip`).
+    func keystroke(
+        _ query: SearchQuery,
+        session: inout TypingSession,
+        asynchronous: AsynchronousSlots
+    ) -> (work: Work, remote: [Int]) {
+        session.generation &+= 1
+        var work = begin(query, session: session)
+        var remote: [Int] = []
+        for (index, slot) in slots.enumerated() {
+            guard case .asynchronous = slot.provider.execution else {
+                runSynchronous(index, slot, &work, &session)
+                continue
+            }
+            switch asynchronous {
+            case .skip:
+                log(.debug, "provider skipped", source: slot.provider.id, "asynchronous, not run by a synchronous call")
+                work.reports[index] = .init(
+                    provider: slot.provider.id,
+                    micros: 0,
+                    outcome: .cancelled(reason: "asynchronous provider skipped by the synchronous call")
+                )
+            case .leave:
+                remote.append(index)
+            case .markPending:
+                remote.append(index)
+                work.reports[index] = .init(provider: slot.provider.id, micros: 0, outcome: .pending)
+            }
+        }
+        return (work, remote)
     }
 
     /// Step 3 for one synchronous provider.

@@ -29,7 +29,7 @@ public func fuzzBatchLine(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     // One line: the batch reader splits on newlines before the processor sees a line.
     guard !line.contains(0x0A) else { return 0 }
     var out = JSONBytes()
-    processor.answer(line, into: &out)
+    processor.answerWithoutWaiting(line, into: &out)
     let answer = out.bytes.string
     guard let data = answer.data(using: .utf8),
         (try? JSONSerialization.jsonObject(with: data)) is [String: Any]
