@@ -70,17 +70,28 @@ struct Recents: ParsableCommand {
         func run() throws {
             let provider = try target.provider()
             let now = Date()
+            var out = JSONBytes(capacity: 256)
             for search in provider.searches {
                 if json {
-                    var out = "{\"text\":\(JSONWriter.quoted(search.query.text))"
-                    out += ",\"tokens\":\(JSONWriter.tokens(search.query.tokens))"
-                    if let scope = search.query.scope { out += ",\"scope\":\(JSONWriter.quoted(scope.name))" }
-                    out += ",\"uses\":\(search.uses)"
-                    out += ",\"firstUsed\":\(JSONWriter.quoted(Recents.format(search.firstUsed)))"
-                    out += ",\"lastUsed\":\(JSONWriter.quoted(Recents.format(search.lastUsed)))"
-                    let frecency = provider.frecency(of: search, at: now)
-                    out += ",\"frecency\":\(JSONWriter.number((frecency * 1000).rounded() / 1000))}"
-                    Console.out(out)
+                    out.reset()
+                    out.raw("{\"text\":")
+                    out.quoted(search.query.text)
+                    out.raw(",\"tokens\":")
+                    out.tokens(search.query.tokens)
+                    if let scope = search.query.scope {
+                        out.raw(",\"scope\":")
+                        out.quoted(scope.name)
+                    }
+                    out.raw(",\"uses\":")
+                    out.integer(search.uses)
+                    out.raw(",\"firstUsed\":")
+                    out.quoted(Recents.format(search.firstUsed))
+                    out.raw(",\"lastUsed\":")
+                    out.quoted(Recents.format(search.lastUsed))
+                    out.raw(",\"frecency\":")
+                    out.number((provider.frecency(of: search, at: now) * 1000).rounded() / 1000)
+                    out.byte(0x7D)
+                    Console.out(out.bytes.string)
                 } else {
                     var line = search.query.text
                     if !search.query.tokens.isEmpty {

@@ -173,50 +173,13 @@ public struct RemoteProvider: ConfigurableProvider {
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
+    /// The candidates of another `suggest serve`'s answer (read by SuggestWire's `BatchAnswer`).
     public static func output(from answer: JSONValue, limit: Int) throws -> ProviderOutput {
-        guard case .array(let items) = answer["suggestions"] else { throw RemoteError("answer without \"suggestions\"") }
-        var output = ProviderOutput()
-        for item in items.prefix(max(0, limit)) {
-            guard let text = item["text"]?.stringValue else { throw RemoteError("a suggestion without \"text\"") }
-            let title = item["title"]?.stringValue ?? text
-            var completion = Suggestion.Completion.text(text)
-            if let token = item["token"], let kind = token["kind"]?.stringValue, let value = token["value"]?.stringValue {
-                completion = .token(
-                    SearchToken(
-                        kind: kind, value: value, display: token["display"]?.stringValue,
-                        systemImage: token["systemImage"]?.stringValue
-                    )
-                )
-            }
-            let tier = item["tier"]?.stringValue.flatMap { name in MatchTier.allCases.first { $0.description == name } }
-            var ranges: [Range<Int>] = []
-            if case .array(let pairs) = item["ranges"] {
-                for pair in pairs {
-                    if case .array(let bounds) = pair, bounds.count == 2, let lower = bounds[0].intValue,
-                        let upper = bounds[1].intValue, lower <= upper
-                    {
-                        ranges.append(lower..<upper)
-                    }
-                }
-            }
-            let score = item["score"]?.doubleValue ?? 1
-            output.append(
-                SuggestionCandidate(
-                    title: title,
-                    subtitle: item["subtitle"]?.stringValue,
-                    completion: completion,
-                    matchedRanges: ranges,
-                    tier: tier ?? .contains,
-                    typos: item["typos"]?.intValue ?? 0,
-                    popularity: score.isFinite && score > 0 ? score : 1,
-                    systemImage: item["systemImage"]?.stringValue
-                )
-            )
+        do {
+            return try BatchAnswer.output(from: answer, limit: limit)
+        } catch {
+            throw RemoteError(error.message)
         }
-        if case .array(let errors) = answer["errors"] {
-            for error in errors { if let message = error.stringValue { output.notes.append("remote: \(message)") } }
-        }
-        return output
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -254,17 +217,5 @@ public struct RemoteError: Error, Hashable, Sendable, CustomStringConvertible {
 extension ProviderRegistry {
     /// Adds the `remote` provider type.
     public mutating func registerRemote() { register(RemoteProvider.self) }
-}
-
-extension JSONValue {
-    fileprivate var doubleValue: Double? {
-        if case .number(let n) = self { return n }
-        return nil
-    }
-
-    fileprivate var intValue: Int? {
-        guard let n = doubleValue, n == n.rounded(), abs(n) < 1e15 else { return nil }
-        return Int(n)
-    }
 }
 #endif

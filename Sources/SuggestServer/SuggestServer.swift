@@ -83,7 +83,6 @@ public final class SuggestServer: Sendable {
 
     static let suggestParameters = ["q", "session", "user", "scope", "tokens"]
     static let postParameters = ["session", "user"]
-    static let bodyKeys = ["text", "tokens", "scope"]
 
     func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
         router.get("/health") { _, _ -> Response in
@@ -98,11 +97,9 @@ public final class SuggestServer: Sendable {
             var tokens: [SearchToken] = []
             if let raw = parameters["tokens"] {
                 do {
-                    tokens = try BatchCommand.tokens(try JSONParser.parse(Array(raw.utf8)))
-                } catch let problem as BatchCommand.Problem {
-                    throw RequestProblem(.badRequest, problem.message)
-                } catch let error as JSONParser.SyntaxError {
-                    throw RequestProblem(.badRequest, "tokens: malformed JSON at column \(error.column): \(error.message)")
+                    tokens = try BatchCommand.tokens(json: Array(raw.utf8))
+                } catch {
+                    throw RequestProblem(.badRequest, error.message)
                 }
             }
             let command = BatchCommand(action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) })
@@ -128,33 +125,10 @@ public final class SuggestServer: Sendable {
         return try await answer(command, parameters)
     }
 
-    /// A POST body: `{"text": string, "tokens"?: [...], "scope"?: string}`.
+    /// A POST body: `{"text": string, "tokens"?: [...], "scope"?: string}`, read as `suggest batch` reads a line.
     static func command(body: [UInt8], action: (String) -> BatchCommand.Action) throws(RequestProblem) -> BatchCommand {
-        let value: JSONValue
         do {
-            value = try JSONParser.parse(body)
-        } catch {
-            throw RequestProblem(.badRequest, "malformed JSON at column \(error.column): \(error.message)")
-        }
-        guard case .object(let object) = value else {
-            throw RequestProblem(.badRequest, "expected a JSON object, found \(value.kindDescription)")
-        }
-        for key in object.keys where !bodyKeys.contains(key) {
-            var message = "unknown key \"\(key)\""
-            if let nearest = NearestName.nearest(to: key, in: bodyKeys) { message += " — did you mean \"\(nearest)\"?" }
-            throw RequestProblem(.badRequest, message)
-        }
-        guard let text = object["text"]?.stringValue else {
-            throw RequestProblem(.badRequest, "text: expected a string")
-        }
-        var scope: SearchScope? = nil
-        if let raw = object["scope"] {
-            guard let name = raw.stringValue else { throw RequestProblem(.badRequest, "scope: expected a string") }
-            scope = SearchScope(name)
-        }
-        do {
-            let tokens = try object["tokens"].map { raw throws(BatchCommand.Problem) in try BatchCommand.tokens(raw) } ?? []
-            return BatchCommand(action: action(text), tokens: tokens, scope: scope)
+            return try BatchCommand.parse(body: body, action: action)
         } catch {
             throw RequestProblem(.badRequest, error.message)
         }

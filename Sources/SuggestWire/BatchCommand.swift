@@ -61,17 +61,71 @@ public struct BatchCommand: Hashable, Sendable {
         return try parse(value)
     }
 
+    /// The keys of a request body (`suggest serve`'s `POST /submit` and `POST /select`), whose endpoint gives the
+    /// action.
+    public static let bodyKeys = ["text", "tokens", "scope"]
+
+    /// Parses a request body, `{"text": string, "tokens"?: [...], "scope"?: string}`, with the same JSON reader and
+    /// the same messages as a line; `action` makes the command's action of its text.
+    /// - Throws: ``Problem``.
+    public static func parse(body: [UInt8], action: (String) -> Action) throws(Problem) -> BatchCommand {
+        let object = try object(in: body)
+        try refuseUnknownKeys(of: object, known: bodyKeys)
+        guard let text = object["text"]?.stringValue else { throw Problem("text: expected a string") }
+        let scope = try self.scope(in: object)
+        let tokens = try object["tokens"].map { raw throws(Problem) in try Self.tokens(raw) } ?? []
+        return BatchCommand(action: action(text), tokens: tokens, scope: scope)
+    }
+
+    /// Parses the JSON text of a `"tokens"` array (`suggest serve`'s `tokens` parameter).
+    /// - Throws: ``Problem``.
+    public static func tokens(json: [UInt8]) throws(Problem) -> [SearchToken] {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(json)
+        } catch {
+            throw Problem("tokens: malformed JSON at column \(error.column): \(error.message)")
+        }
+        return try tokens(value)
+    }
+
+    /// The JSON object `bytes` hold.
+    private static func object(in bytes: [UInt8]) throws(Problem) -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw Problem("malformed JSON at column \(error.column): \(error.message)")
+        }
+        guard case .object(let object) = value else {
+            throw Problem("expected a JSON object, found \(value.kindDescription)")
+        }
+        return object
+    }
+
+    /// The first key of `object` that is not `known`, as an error with the nearest known key.
+    private static func refuseUnknownKeys(of object: JSONObject, known: [String]) throws(Problem) {
+        for key in object.keys where !known.contains(key) {
+            var message = "unknown key \"\(key)\""
+            if let nearest = NearestName.nearest(to: key, in: known) { message += " — did you mean \"\(nearest)\"?" }
+            throw Problem(message)
+        }
+    }
+
+    /// The `"scope"` of `object`, if it has one.
+    private static func scope(in object: JSONObject) throws(Problem) -> SearchScope? {
+        guard let raw = object["scope"] else { return nil }
+        guard let name = raw.stringValue else { throw Problem("scope: expected a string") }
+        return SearchScope(name)
+    }
+
     /// Reads a parsed line.
     /// - Throws: ``Problem``.
     public static func parse(_ value: JSONValue) throws(Problem) -> BatchCommand {
         guard case .object(let object) = value else {
             throw Problem("expected a JSON object, found \(value.kindDescription)")
         }
-        for key in object.keys where !keys.contains(key) {
-            var message = "unknown key \"\(key)\""
-            if let nearest = NearestName.nearest(to: key, in: keys) { message += " — did you mean \"\(nearest)\"?" }
-            throw Problem(message)
-        }
+        try refuseUnknownKeys(of: object, known: keys)
         let actions = ["text", "submit", "select", "reset"].filter { object[$0] != nil }
         guard actions.count == 1 else {
             throw Problem(
@@ -81,11 +135,7 @@ public struct BatchCommand: Hashable, Sendable {
             )
         }
         let tokens = try object["tokens"].map { raw throws(Problem) in try Self.tokens(raw) } ?? []
-        var scope: SearchScope? = nil
-        if let raw = object["scope"] {
-            guard let name = raw.stringValue else { throw Problem("scope: expected a string") }
-            scope = SearchScope(name)
-        }
+        let scope = try self.scope(in: object)
         let action: Action
         switch actions[0] {
         case "text":

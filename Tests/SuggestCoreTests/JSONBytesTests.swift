@@ -1,8 +1,8 @@
 import Testing
 
-import SuggestWire
+import SuggestCore
 
-/// The byte writer of `suggest batch` answers against the scalar-by-scalar escaping it replaced.
+/// The JSON byte writer against scalar-by-scalar escaping.
 struct JSONBytesTests {
     /// The escaping `JSONWriter.quoted` did before answers were built as bytes (one scalar at a time).
     static func reference(_ s: String) -> String {

@@ -1,0 +1,33 @@
+import Suggest
+import SuggestWire
+import Testing
+
+/// A `suggest batch` answer read back into candidates (the remote provider's side of the wire).
+struct BatchAnswerTests {
+    @Test func anAnswerReadsBackIntoItsCandidates() throws {
+        let engine = SuggestionEngine(providers: [
+            StaticProvider(items: [
+                .init(title: "Apple", systemImage: "leaf"), .init(title: "Apricot"),
+                .init(title: "Chicken", completion: .token(SearchToken(kind: "ingredient", value: "Chicken"))),
+            ])
+        ])
+        for text in ["ap", "chi"] {
+            let result = engine.suggestions(for: text)
+            let answer = try JSONParser.parse(JSONWriter.result(result, text: text))
+            let output = try BatchAnswer.output(from: answer, limit: 10)
+            #expect(output.candidates.map(\.title) == result.suggestions.map(\.title))
+            #expect(output.candidates.map(\.completion) == result.suggestions.map(\.completion))
+            #expect(output.candidates.map(\.tier) == result.suggestions.map(\.tier))
+            #expect(output.candidates.map(\.matchedRanges) == result.suggestions.map(\.matchedRanges))
+        }
+    }
+
+    @Test func anAnswerWithoutSuggestionsIsAProblem() throws {
+        #expect(throws: BatchCommand.Problem("answer without \"suggestions\"")) {
+            try BatchAnswer.output(from: try JSONParser.parse(#"{"error":"x"}"#), limit: 10)
+        }
+        #expect(throws: BatchCommand.Problem("a suggestion without \"text\"")) {
+            try BatchAnswer.output(from: try JSONParser.parse(#"{"suggestions":[{"title":"x"}]}"#), limit: 10)
+        }
+    }
+}
