@@ -98,7 +98,7 @@ public struct FuzzyIndex: Sendable {
         if b >= 0x61 && b <= 0x7A { return 1 << UInt32(b - 0x61) }
         if b >= 0x30 && b <= 0x39 { return 1 << 26 }
         if b < 0x80 { return TextNormalizer.isSeparator(b) ? 0 : 1 << 27 }
-        if b & 0xC0 == 0x80 { return 0 }
+        if UTF8Scalars.isContinuation(b) { return 0 }
         return 1 << (28 + UInt32(b % 3))
     }
 

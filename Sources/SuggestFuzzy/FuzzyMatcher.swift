@@ -582,42 +582,17 @@ struct FuzzyMatcher {
     static func longestWord(_ query: PreparedQuery) -> Int {
         var longest = 0
         for word in query.words {
-            var count = 0
-            for b in query.normalized[word] where b & 0xC0 != 0x80 { count += 1 }
-            longest = max(longest, count)
+            longest = max(longest, UTF8Scalars.count(query.normalized[word]))
         }
         return longest
     }
 
     /// Decodes folded UTF-8 bytes into scalars.
-    static func scalars(_ bytes: [UInt8]) -> [UInt32] {
-        var result: [UInt32] = []
-        result.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b < 0x80 {
-                result.append(UInt32(b))
-                i += 1
-                continue
-            }
-            let length = b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2)
-            var v = UInt32(b) & (b >= 0xF0 ? 0x07 : (b >= 0xE0 ? 0x0F : 0x1F))
-            var k = 1
-            while k < length && i + k < bytes.count {
-                v = (v << 6) | (UInt32(bytes[i + k]) & 0x3F)
-                k += 1
-            }
-            result.append(v)
-            i += length
-        }
-        return result
-    }
+    static func scalars(_ bytes: [UInt8]) -> [UInt32] { UTF8Scalars.values(bytes) }
 
     static func firstScalarLength(_ bytes: [UInt8]) -> Int {
         guard let b = bytes.first else { return 0 }
-        if b < 0x80 { return 1 }
-        return min(bytes.count, b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
+        return min(bytes.count, UTF8Scalars.length(lead: b))
     }
 }
 

@@ -1,3 +1,5 @@
+import SuggestCore
+
 /// fzf-style scoring of an abbreviation match ("gthb" → "github", "nyt" → "New York Times"): points per matched
 /// character, bonuses at word starts (after a separator), at camelCase humps and for consecutive runs (a run keeps
 /// the bonus of its first character), the first pattern character's bonus doubled, and penalties for gaps (more for
@@ -79,7 +81,7 @@ struct SubsequenceScorer {
                 var firstBonus: Int32 = 0
                 while p < pc {
                     let b = pat[p]
-                    let length = b < 0x80 ? 1 : (b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
+                    let length = UTF8Scalars.length(lead: b)
                     var at = -1
                     if p == 0 {
                         if matches(0, 0, length) { at = 0 }
@@ -143,7 +145,7 @@ struct SubsequenceScorer {
         var position = 0
         while p < pc {
             let b = pat[p]
-            let length = b < 0x80 ? 1 : (b >= 0xF0 ? 4 : (b >= 0xE0 ? 3 : 2))
+            let length = UTF8Scalars.length(lead: b)
             var at = -1
             var i = p == 0 ? 0 : position
             // Directly, or after vowels and doubled letters.
@@ -188,7 +190,7 @@ struct SubsequenceScorer {
     @inline(__always)
     static func isWordStart(_ key: UnsafeBufferPointer<UInt8>, _ original: UnsafeBufferPointer<UInt8>?, _ i: Int) -> Bool {
         if i == 0 { return true }
-        if key[i] & 0xC0 == 0x80 { return false }
+        if UTF8Scalars.isContinuation(key[i]) { return false }
         if TextNormalizerProxy.isSeparator(key[i - 1]) { return true }
         if let original {
             let o = original[i]

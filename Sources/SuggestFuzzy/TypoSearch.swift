@@ -1,4 +1,6 @@
+import SuggestCore
 import SuggestIndex
+
 /// A node of the implicit trie whose prefix is within the typo budget of the query.
 struct TypoHit: Sendable {
     /// Sorted positions.
@@ -114,13 +116,9 @@ struct TypoSearch {
         var limit = maxTypos
         while b < start.byteDepth {
             let c = key[base + b]
-            var scalar = UInt32(c)
-            var length = 1
-            if c >= 0x80 {
-                length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
-                scalar = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
-                for k in 1..<length { scalar = (scalar << 6) | (UInt32(key[base + b + k]) & 0x3F) }
-            }
+            let length = UTF8Scalars.length(lead: c)
+            var scalar = UTF8Scalars.leadBits(c)
+            for k in 1..<length { scalar = UTF8Scalars.appending(key[base + b + k], to: scalar) }
             b += length
             depth += 1
             if depth >= path.count { return }
@@ -237,8 +235,8 @@ struct TypoSearch {
         if c < 0x80 {
             step(lo, hi, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
         } else {
-            let length = c >= 0xF0 ? 4 : (c >= 0xE0 ? 3 : 2)
-            let value = UInt32(c) & (c >= 0xF0 ? 0x07 : (c >= 0xE0 ? 0x0F : 0x1F))
+            let length = UTF8Scalars.length(lead: c)
+            let value = UTF8Scalars.leadBits(c)
             partial(
                 lo, hi, byteDepth: byteDepth + 1, parent: depth, value: value, remaining: length - 1, best: best,
                 limit: limit)

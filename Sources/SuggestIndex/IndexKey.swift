@@ -59,7 +59,7 @@ public enum IndexKey: Sendable {
                 if humps { positions.append(key.count - start) }
                 continue
             }
-            if pendingSpace && b & 0xC0 != 0x80 {
+            if pendingSpace && !UTF8Scalars.isContinuation(b) {
                 key.append(0x20)
                 wordStarts.append(key.count - start)
                 pendingSpace = false

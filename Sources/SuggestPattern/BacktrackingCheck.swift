@@ -1,3 +1,5 @@
+import SuggestCore
+
 /// Finds the shapes of regular expression that make a backtracking engine without a step limit (Swift `Regex`)
 /// take exponential or high-polynomial time, so that they can be refused when a configuration is read rather than
 /// hang a keystroke or a start. One check for every place a Swift `Regex` pattern runs (token rules with the
@@ -201,7 +203,7 @@ package enum BacktrackingCheck {
                 default:
                     // One literal scalar.
                     var end = i + 1
-                    while end < bytes.count && bytes[end] & 0xC0 == 0x80 { end += 1 }
+                    while end < bytes.count && UTF8Scalars.isContinuation(bytes[end]) { end += 1 }
                     var set = FirstSet()
                     set.insert(b)
                     let literal = Array(bytes[i..<end]).map(Self.lowercased)

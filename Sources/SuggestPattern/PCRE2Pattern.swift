@@ -1,5 +1,6 @@
 #if PCRE2
     import CPCRE2
+    import SuggestCore
     import Synchronization
 
     /// A pattern compiled by PCRE2 (libpcre2-8): UTF + UCP, JIT-compiled when the platform has a JIT,
@@ -140,7 +141,7 @@
                     if options & UInt32(PCRE2_NOTEMPTY_ATSTART) == 0 { break }
                     // The retry after an empty match failed: advance one code point and search on.
                     start += 1
-                    while start < length && subject[start] & 0xC0 == 0x80 { start += 1 }
+                    while start < length && UTF8Scalars.isContinuation(subject[start]) { start += 1 }
                     options = UInt32(PCRE2_NO_UTF_CHECK)
                     continue
                 }

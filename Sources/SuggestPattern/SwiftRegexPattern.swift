@@ -1,3 +1,5 @@
+import SuggestCore
+
 /// A pattern compiled by Swift `Regex`: Unicode-scalar semantics (like PCRE2's UTF + UCP) and simple
 /// word boundaries (`\b` between a word and a non-word character, as in PCRE2).
 ///
@@ -125,7 +127,7 @@ final class SwiftRegexPattern: CompiledPattern, @unchecked Sendable {
             [UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "{"), UInt8(ascii: "+")].contains(bytes[i])
         {
             // Drop the whole last scalar.
-            while let last = literal.popLast(), last & 0xC0 == 0x80 {}
+            while let last = literal.popLast(), UTF8Scalars.isContinuation(last) {}
         }
         return literal
     }

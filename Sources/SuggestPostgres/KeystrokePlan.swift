@@ -64,7 +64,7 @@ struct KeystrokePlan {
                         title: row.text, matchedRanges: matched?.1 ?? [], tier: matched?.0 ?? fallback,
                         popularity: row.weight))
             } else {
-                guard let (typos, end) = TypoDistance.prefix(keyScalars, of: Array(row.folded.unicodeScalars), maximum: allowedTypos),
+                guard let (typos, end) = EditDistance.prefix(keyScalars, of: Array(row.folded.unicodeScalars), maximum: allowedTypos),
                     typos > 0
                 else { continue }
                 let keyEnd = row.folded.unicodeScalars.prefix(end).reduce(0) { $0 + String($1).utf8.count }

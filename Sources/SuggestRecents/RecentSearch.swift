@@ -86,22 +86,9 @@ public struct RecentSearch: Hashable, Sendable, Codable {
         return query
     }
 
-    /// `text` folded, trimmed, with whitespace runs collapsed.
+    /// `text` folded, trimmed, with whitespace runs collapsed (`TextNormalizer.collapsedKey`).
     static func collapsedFolded(_ text: String) -> String {
-        let folded = TextNormalizer.normalized(text)
-        var out: [UInt8] = []
-        out.reserveCapacity(folded.count)
-        var pendingSpace = false
-        for byte in folded {
-            if byte == 0x20 {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(0x20) }
-                pendingSpace = false
-                out.append(byte)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        String(decoding: TextNormalizer.collapsedKey(text), as: UTF8.self)
     }
 
     static func collapsingWhitespace(_ text: String) -> String {

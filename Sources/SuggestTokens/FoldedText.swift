@@ -20,7 +20,7 @@ struct FoldedText {
                 continue
             }
             var length = 1
-            while i + length < range.upperBound && text[i + length] & 0xC0 == 0x80 { length += 1 }
+            while i + length < range.upperBound && UTF8Scalars.isContinuation(text[i + length]) { length += 1 }
             let scalar = String(decoding: text[i..<(i + length)], as: UTF8.self)
             for folded in TextNormalizer.normalized(scalar) {
                 bytes.append(folded)

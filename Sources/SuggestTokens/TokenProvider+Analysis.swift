@@ -309,7 +309,7 @@ extension TokenProvider {
         let b = bytes[i]
         if b < 0x80 { return b == 0x20 || (b >= 0x09 && b <= 0x0D) ? 1 : 0 }
         var length = 1
-        while i + length < limit && bytes[i + length] & 0xC0 == 0x80 { length += 1 }
+        while i + length < limit && UTF8Scalars.isContinuation(bytes[i + length]) { length += 1 }
         let scalar = String(decoding: bytes[i..<(i + length)], as: UTF8.self).unicodeScalars.first
         return scalar?.properties.isWhitespace == true ? length : 0
     }

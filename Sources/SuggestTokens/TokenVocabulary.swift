@@ -108,19 +108,7 @@ public struct TokenVocabulary: Sendable {
         return found
     }
 
-    /// Folded bytes with every run of separators inside collapsed to one space and trimmed at both ends.
-    static func fold(_ text: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var pendingSpace = false
-        for byte in TextNormalizer.normalized(text) {
-            if byte == 0x20 {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(0x20) }
-                pendingSpace = false
-                out.append(byte)
-            }
-        }
-        return out
-    }
+    /// Folded bytes with every run of spaces inside collapsed to one and trimmed at both ends
+    /// (`TextNormalizer.collapsedKey`).
+    static func fold(_ text: String) -> [UInt8] { TextNormalizer.collapsedKey(text) }
 }

@@ -106,18 +106,6 @@ import Testing
         }
     }
 
-    @Test func prefixTypoDistance() {
-        func d(_ q: String, _ t: String, _ m: Int = 2) -> Int? {
-            TypoDistance.prefix(Array(q.unicodeScalars), of: Array(t.unicodeScalars), maximum: m)?.0
-        }
-        #expect(d("tenserflow", "tensorflow-io") == 1)
-        #expect(d("pyhton", "python") == 1)  // a transposition counts once
-        #expect(d("numpyy", "numpy") == 1)
-        #expect(d("reqeusts", "requests") == 1)
-        #expect(d("requests", "requests-oauthlib") == 0)
-        #expect(d("abcdef", "uvwxyz") == nil)
-    }
-
     @Test func copyTextIsEscaped() {
         var chunk: [UInt8] = []
         let text = Array("a\\b\tc\nd\re".utf8)

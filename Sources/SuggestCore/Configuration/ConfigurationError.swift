@@ -81,30 +81,11 @@ public enum NearestName: Sendable {
         let a = Array(name.lowercased().unicodeScalars)
         var best: (String, Int)? = nil
         for candidate in candidates {
-            let d = distance(a, Array(candidate.lowercased().unicodeScalars))
+            let d = EditDistance.distance(a, Array(candidate.lowercased().unicodeScalars))
             if d <= max(1, min(3, candidate.unicodeScalars.count / 3 + 1)), d < (best?.1 ?? Int.max) {
                 best = (candidate, d)
             }
         }
         return best?.0
-    }
-
-    /// Damerau–Levenshtein distance (optimal string alignment).
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
-        for i in 0...a.count { d[i][0] = i }
-        for j in 0...b.count { d[0][j] = j }
-        for i in 1...a.count {
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return d[a.count][b.count]
     }
 }

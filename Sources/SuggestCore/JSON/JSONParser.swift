@@ -57,7 +57,7 @@ public struct JSONParser: Sendable {
             guard i + length <= bytes.count else { return i }
             for k in 1..<length {
                 let c = bytes[i + k]
-                guard c & 0xC0 == 0x80 else { return i }
+                guard UTF8Scalars.isContinuation(c) else { return i }
                 value = (value << 6) | UInt32(c & 0x3F)
             }
             if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }

@@ -105,7 +105,7 @@ public struct NormalizedText: Sendable, Hashable {
         var i = 0
         while i < bytes.count {
             let b = bytes[i]
-            let isContinuation = b & 0xC0 == 0x80
+            let isContinuation = UTF8Scalars.isContinuation(b)
             if !isContinuation {
                 let sep = TextNormalizer.isSeparator(b)
                 if !sep && (previousSeparator || (humps.contains(offsets[i]) && (i == 0 || offsets[i - 1] != offsets[i])))

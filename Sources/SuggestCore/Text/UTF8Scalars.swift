@@ -1,0 +1,65 @@
+/// Stepping through UTF-8 bytes one Unicode scalar at a time, for the code that works on folded bytes (the index,
+/// the fuzzy walks, token extraction, pattern matching). The bytes are valid UTF-8 (they come from a `String` or
+/// from `TextNormalizer`). Inlinable and allocation-free: the per-keystroke loops of other modules call them.
+public enum UTF8Scalars: Sendable {
+    /// Whether `byte` continues a scalar (10xxxxxx) rather than starting one.
+    @inlinable @inline(__always)
+    public static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+
+    /// The number of bytes of the scalar that `lead` starts: 1 to 4.
+    @inlinable @inline(__always)
+    public static func length(lead: UInt8) -> Int { lead < 0x80 ? 1 : (lead >= 0xF0 ? 4 : (lead >= 0xE0 ? 3 : 2)) }
+
+    /// The value bits that the lead byte `lead` contributes to its scalar (all of it for ASCII).
+    @inlinable @inline(__always)
+    public static func leadBits(_ lead: UInt8) -> UInt32 {
+        lead < 0x80 ? UInt32(lead) : UInt32(lead) & (lead >= 0xF0 ? 0x07 : (lead >= 0xE0 ? 0x0F : 0x1F))
+    }
+
+    /// `value` continued by the continuation byte `byte`.
+    @inlinable @inline(__always)
+    public static func appending(_ byte: UInt8, to value: UInt32) -> UInt32 { (value << 6) | (UInt32(byte) & 0x3F) }
+
+    /// The scalar that starts at `index` of `bytes` and its length in bytes; a scalar cut short by the end of
+    /// `bytes` is decoded from the bytes there are.
+    @inlinable
+    public static func decode<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes,
+        at index: Bytes.Index
+    ) -> (value: UInt32, length: Int) {
+        let lead = bytes[index]
+        if lead < 0x80 { return (UInt32(lead), 1) }
+        let length = Self.length(lead: lead)
+        var value = leadBits(lead)
+        var position = bytes.index(after: index)
+        var decoded = 1
+        while decoded < length && position != bytes.endIndex {
+            value = appending(bytes[position], to: value)
+            position = bytes.index(after: position)
+            decoded += 1
+        }
+        return (value, length)
+    }
+
+    /// The scalars of `bytes`, as their values.
+    @inlinable
+    public static func values<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> [UInt32] {
+        var result: [UInt32] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let (value, length) = decode(bytes, at: index)
+            result.append(value)
+            index = bytes.index(index, offsetBy: length, limitedBy: bytes.endIndex) ?? bytes.endIndex
+        }
+        return result
+    }
+
+    /// The number of scalars in `bytes`.
+    @inlinable
+    public static func count<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Int {
+        var count = 0
+        for byte in bytes where !isContinuation(byte) { count += 1 }
+        return count
+    }
+}
