@@ -21,6 +21,7 @@ public struct RequestProblem: Error, HTTPResponseError, Sendable, CustomStringCo
 
 import Logging
 import NIOCore
+import SuggestCore
 import SuggestWire
 
 extension Response {

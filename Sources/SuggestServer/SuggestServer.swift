@@ -96,7 +96,7 @@ public final class SuggestServer: Sendable {
             }
             var tokens: [SearchToken] = []
             if let raw = parameters["tokens"] {
-                do {
+                do throws(BatchCommand.Problem) {
                     tokens = try BatchCommand.tokens(json: Array(raw.utf8))
                 } catch {
                     throw RequestProblem(.badRequest, error.message)

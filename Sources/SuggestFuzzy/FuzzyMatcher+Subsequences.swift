@@ -1,0 +1,186 @@
+import HeapModule
+import SuggestCore
+import SuggestIndex
+
+extension FuzzyMatcher {
+    /// Abbreviations and subsequences of the query (fzf-style).
+    mutating func subsequences(
+        _ trimmed: [UInt8], query: PreparedQuery, previous: FuzzyState?, pieces: [TypoHit], exactRange: Range<Int>,
+        limit: Int, _ allowed: (Int) -> Bool
+    ) {
+        let scorer = SubsequenceScorer(query: trimmed, original: query.text, smartCase: options.smartCase)
+        let patternLength = Self.scalars(scorer.pattern).count
+        guard patternLength >= options.subsequenceMinLength, patternLength <= options.subsequenceMaxLength else {
+            return
+        }
+        // A query that already fills the list with typo corrections reads as a word being spelt: then an
+        // abbreviation must not use a vowel typed inside a word ("bocom" is "become" misspelt, not "BOth COMpanies";
+        // "gthb" → "GitHub" and "usa" → "United States of America" are unaffected).
+        var typoCandidates = 0
+        for candidate in candidates where candidate.tier != .exact && candidate.tier != .prefix { typoCandidates += 1 }
+        scanSubsequences(
+            scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit,
+            spelling: options.spellingGuard && typoCandidates >= limit, allowed)
+    }
+
+    /// Finds the keys the pattern abbreviates (among those starting with its first character, or among the previous
+    /// keystroke's survivors when the pattern grew), keeps them as survivors for the next keystroke, and appends the
+    /// best `limit` by popularity × fzf score that no better tier offers already.
+    mutating func scanSubsequences(
+        _ scorer: SubsequenceScorer,
+        previous: FuzzyState?,
+        pieces: [TypoHit],
+        exactRange: Range<Int>,
+        limit: Int,
+        spelling: Bool = false,
+        _ allowed: (Int) -> Bool
+    ) {
+        let pattern = scorer.pattern
+        let mask = scorer.mask
+        let needsOriginal = scorer.casePattern != nil
+        let baseline = Int32(pattern.count) * SubsequenceScorer.scoreMatch
+        var survivors: [Int32] = []
+        var best = Heap<ScoredPosition>()
+        // The ceiling: keys compared with the pattern (those whose letter mask holds the pattern's).
+        let checkBudget = options.maxAbbreviationChecks == 0 ? Int.max : options.maxAbbreviationChecks
+        var checks = 0
+        var stopped = false
+        let index = self.index
+        let masks = index.masks
+        let prefixIndex = index.prefixIndex
+        let weights = index.dictionary.weights
+        masks.withUnsafeBufferPointer { maskBuffer in
+        index.dictionary.textBytes.withUnsafeBufferPointer { text in
+        pattern.withUnsafeBufferPointer { patternBuffer in
+            let maskPointer = maskBuffer.baseAddress!
+            let patternBytes = patternBuffer.baseAddress!
+            let patternCount = patternBuffer.count
+            // Returns the fzf score when the key at `position` is abbreviated by the pattern.
+            @inline(__always) func match(_ position: Int) -> Int32? {
+                let keyMask = maskPointer[position]
+                if keyMask & mask != mask { return nil }
+                checks += 1
+                if checks > checkBudget {
+                    stopped = true
+                    return nil
+                }
+                return prefixIndex.sortedKey(at: position).withUnsafeBufferPointer { key -> Int32? in
+                    let length = key.count
+                    let camel = keyMask & FuzzyIndex.camelBit != 0
+                    if !camel && !needsOriginal
+                        && !SubsequenceScorer.abbreviates(patternBytes, patternCount, key.baseAddress!, length)
+                    {
+                        return nil
+                    }
+                    var original: UnsafeBufferPointer<UInt8>? = nil
+                    if needsOriginal || camel {
+                        let range = index.dictionary.textRange(at: index.entry(at: position))
+                        if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
+                    }
+                    return scorer.score(key: key, original: original, positions: nil)
+                }
+            }
+            var piece = 0
+            @inline(__always) func keep(_ position: Int, _ score: Int32) {
+                survivors.append(Int32(position))
+                // Keys already offered with at most the typo budget, exact matches and other scopes are not repeated.
+                while piece < pieces.count && Int(pieces[piece].hi) <= position { piece += 1 }
+                if piece < pieces.count && Int(pieces[piece].lo) <= position { return }
+                if exactRange.contains(position) || !allowed(position) { return }
+                let popularity = weights[index.entry(at: position)] * Self.boost(score - baseline)
+                let scored = ScoredPosition(popularity: popularity, position: Int32(position))
+                if best.count < limit {
+                    best.insert(scored)
+                } else if let weakest = best.min, weakest < scored {
+                    best.replaceMin(with: scored)
+                }
+            }
+            if let previous, let old = previous.survivors, previous.pattern.count <= pattern.count,
+                pattern.starts(with: previous.pattern)
+            {
+                // Survivors are sorted; abbreviating a longer pattern implies abbreviating its prefix (greedy).
+                for survivor in old {
+                    if let score = match(Int(survivor)) { keep(Int(survivor), score) }
+                    if stopped { break }
+                }
+                checked = old.count
+            } else {
+                let first = Self.firstScalarLength(pattern)
+                let range = index.prefixRange(pattern[0..<first])
+                for position in range {
+                    if let score = match(position) { keep(position, score) }
+                    if stopped { break }
+                }
+                checked = range.count
+            }
+        }
+        }
+        }
+        // A scan cut short is not narrowed from: the next keystroke scans afresh.
+        scanCut = stopped
+        state?.pattern = stopped ? [] : pattern
+        state?.survivors = stopped ? nil : survivors
+        var top: [ScoredPosition] = []
+        while let next = best.popMax() { top.append(next) }
+        for scored in top {
+            let position = Int(scored.position)
+            var positions: [Int32] = []
+            let key = Array(index.prefixIndex.sortedKey(at: position))
+            let original = Array(index.dictionary.textBytes[index.dictionary.textRange(at: index.entry(at: position))])
+            key.withUnsafeBufferPointer { keyBytes in
+                original.withUnsafeBufferPointer { originalBytes in
+                    _ = scorer.score(
+                        key: keyBytes, original: originalBytes.count == keyBytes.count ? originalBytes : nil,
+                        positions: &positions)
+                }
+            }
+            if spelling && Self.typesAVowelInsideAWord(pattern: pattern, positions: positions, key: key, original: original) {
+                continue
+            }
+            candidates.append(subsequenceCandidate(position, positions: positions, popularity: scored.popularity))
+        }
+    }
+
+    /// Whether an abbreviation's alignment matches a vowel of the pattern (after its first character) inside a
+    /// word of the key: not at its start, a word separator before it, nor at a camelCase hump.
+    static func typesAVowelInsideAWord(pattern: [UInt8], positions: [Int32], key: [UInt8], original: [UInt8]) -> Bool {
+        // ASCII patterns only (one position per byte); others are left as they are.
+        guard positions.count == pattern.count else { return false }
+        let camel = original.count == key.count
+        for (j, position) in positions.enumerated() where j > 0 && j < pattern.count {
+            switch pattern[j] {
+            case 0x61, 0x65, 0x69, 0x6F, 0x75: break  // a e i o u
+            default: continue
+            }
+            let p = Int(position)
+            guard p > 0 && p < key.count else { continue }
+            if key[p - 1] == 0x20 { continue }
+            if camel && original[p] >= 0x41 && original[p] <= 0x5A && original[p - 1] >= 0x61 && original[p - 1] <= 0x7A {
+                continue
+            }
+            return true
+        }
+        return false
+    }
+
+    func subsequenceCandidate(_ position: Int, positions: [Int32], popularity: Double) -> SuggestionCandidate {
+        let entry = index.entry(at: position)
+        let title = index.dictionary.text(at: entry)
+        let text = NormalizedText(title)
+        // Runs of consecutive matched bytes, widened to whole scalars by the original-offset map.
+        var ranges: [Range<Int>] = []
+        var runStart = -1
+        var runEnd = -1
+        for p in positions.map(Int.init) where p < text.bytes.count {
+            if p == runEnd {
+                runEnd += 1
+            } else {
+                if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
+                runStart = p
+                runEnd = p + 1
+            }
+        }
+        if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
+        return SuggestionCandidate(title: title, matchedRanges: ranges, tier: .subsequence, popularity: popularity)
+    }
+}
