@@ -28,7 +28,7 @@ struct SuggestCommand: AsyncParsableCommand {
     #if Server
         static let serverSide: [any ParsableCommand.Type] = [Import.self, Serve.self]
     #else
-        static let serverSide: [any ParsableCommand.Type] = [ImportUnavailable.self, ServerSideUnavailable.self]
+        static let serverSide: [any ParsableCommand.Type] = [ImportUnavailable.self, ServeUnavailable.self]
     #endif
 
 }

@@ -52,13 +52,7 @@ public struct BatchCommand: Hashable, Sendable {
     /// - Throws: ``Problem`` (empty line, malformed JSON, unknown key, wrong type, no or several actions).
     public static func parse(_ line: [UInt8]) throws(Problem) -> BatchCommand {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { throw Problem("empty line") }
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(line)
-        } catch {
-            throw Problem("malformed JSON at column \(error.column): \(error.message)")
-        }
-        return try parse(value)
+        return try parse(try value(in: line))
     }
 
     /// The keys of a request body (`suggest serve`'s `POST /submit` and `POST /select`), whose endpoint gives the
@@ -80,23 +74,25 @@ public struct BatchCommand: Hashable, Sendable {
     /// Parses the JSON text of a `"tokens"` array (`suggest serve`'s `tokens` parameter).
     /// - Throws: ``Problem``.
     public static func tokens(json: [UInt8]) throws(Problem) -> [SearchToken] {
-        let value: JSONValue
+        return try tokens(try value(in: json, named: "tokens: "))
+    }
+
+    /// The JSON value `bytes` hold; `name` starts the message of a syntax error.
+    private static func value(in bytes: [UInt8], named name: String = "") throws(Problem) -> JSONValue {
         do {
-            value = try JSONParser.parse(json)
+            return try JSONParser.parse(bytes)
         } catch {
-            throw Problem("tokens: malformed JSON at column \(error.column): \(error.message)")
+            throw Problem("\(name)malformed JSON at column \(error.column): \(error.message)")
         }
-        return try tokens(value)
     }
 
     /// The JSON object `bytes` hold.
     private static func object(in bytes: [UInt8]) throws(Problem) -> JSONObject {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            throw Problem("malformed JSON at column \(error.column): \(error.message)")
-        }
+        try object(of: try value(in: bytes))
+    }
+
+    /// `value` as an object.
+    private static func object(of value: JSONValue) throws(Problem) -> JSONObject {
         guard case .object(let object) = value else {
             throw Problem("expected a JSON object, found \(value.kindDescription)")
         }
@@ -122,9 +118,7 @@ public struct BatchCommand: Hashable, Sendable {
     /// Reads a parsed line.
     /// - Throws: ``Problem``.
     public static func parse(_ value: JSONValue) throws(Problem) -> BatchCommand {
-        guard case .object(let object) = value else {
-            throw Problem("expected a JSON object, found \(value.kindDescription)")
-        }
+        let object = try object(of: value)
         try refuseUnknownKeys(of: object, known: keys)
         let actions = ["text", "submit", "select", "reset"].filter { object[$0] != nil }
         guard actions.count == 1 else {
