@@ -50,9 +50,9 @@ test-server: setup
 	  SUGGEST_TEST_POSTGRES_CTL="bash $(CURDIR)/.ci/postgres.sh" \
 	    $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter itReconnectsWhenTheDatabaseIsBack
 
-# The token provider and pattern matching without libpcre2 (Swift Regex backend, as in iOS apps), in its own folder.
+# Token rules, recent-search exclusions and pattern matching without libpcre2 (Swift Regex backend, as in iOS apps), in its own folder.
 test-no-pcre2:
-	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter 'SuggestTokensTests|SuggestPatternTests'
+	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter 'SuggestTokensTests|SuggestPatternTests|SuggestRecentsTests'
 
 release: setup
 	$(SWIFT) build -c release
@@ -72,7 +72,7 @@ fuzz: setup
 
 # One `generate-documentation` for the light modules (one build of their symbol graphs), one for the server side
 # (trait `Server`); archives in .build*/plugins/Swift-DocC/outputs/. Not part of `make test`.
-DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire
+DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestUI
 SERVER_DOCS_TARGETS ?= SuggestServer SuggestRemote SuggestPostgres
 docs: setup
 	$(SWIFT) package generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
