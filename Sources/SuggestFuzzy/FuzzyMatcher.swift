@@ -65,7 +65,21 @@ struct FuzzyMatcher {
         var key: [UInt8] = []
         IndexKey.query(query, into: &key)
         guard !key.isEmpty else { return }
-        let allowed = allowedPositions(scope: query.query.scope?.name)
+        // Whether the key at a sorted position may be offered: in the query's scope (if it has one), and the most
+        // popular of the entries that share its canonical key ("a", "à" and "A" are offered once). Built here, not
+        // returned by a function, so that the closures stay on the stack.
+        let index = self.index
+        let scopeIndex: UInt16? = query.query.scope.map { scope in
+            index.dictionary.scopeNames.firstIndex(of: scope.name).map { UInt16($0 + 1) } ?? UInt16.max
+        }
+        let inScope: (Int) -> Bool = { position in
+            guard let scopeIndex else { return true }
+            return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
+        }
+        let prefixIndex = index.prefixIndex
+        let allowed: (Int) -> Bool = { position in
+            inScope(position) && !prefixIndex.isShadowed(sortedPosition: position, visible: inScope)
+        }
         let typed = describe(query, key: key, limit: limit)
 
         // 1. Typo walk (or a plain prefix range for very long queries).
@@ -112,23 +126,6 @@ struct FuzzyMatcher {
             wholeWords(
                 typed.scalars, budget: wholeTypos, queryWords: typed.wordCount, previous: previous,
                 pieces: walk.pieces, exactRange: typed.exact, limit: limit - candidates.count, allowed)
-        }
-    }
-
-    /// Whether the key at a sorted position may be offered: in the query's scope (if it has one), and the most
-    /// popular of the entries that share its canonical key ("a", "à" and "A" are offered once).
-    func allowedPositions(scope: String?) -> (Int) -> Bool {
-        let index = self.index
-        let scopeIndex: UInt16? = scope.map { name in
-            index.dictionary.scopeNames.firstIndex(of: name).map { UInt16($0 + 1) } ?? UInt16.max
-        }
-        let inScope: (Int) -> Bool = { position in
-            guard let scopeIndex else { return true }
-            return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
-        }
-        let prefixIndex = index.prefixIndex
-        return { position in
-            inScope(position) && !prefixIndex.isShadowed(sortedPosition: position, visible: inScope)
         }
     }
 
