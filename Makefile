@@ -9,12 +9,13 @@
 #                     cluster runs the database tests (none skipped), then the reconnection test once more while the
 #                     real server is stopped and restarted
 #   make docs         builds the DocC documentation of every library module, DocC warnings counted as errors
+#                     (docs-light: the light modules only)
 SWIFT ?= swift
 # The server side builds in a folder of its own, so that switching between the two keeps both warm.
 SERVER_FLAGS = --traits PCRE2,Server --scratch-path .build-server
 PORT ?= 8080
 
-.PHONY: setup demo test serve test-server test-no-pcre2 build release bench validate fuzz docs docs-server clean
+.PHONY: setup demo test serve test-server test-no-pcre2 build release bench validate fuzz docs docs-light docs-server clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -70,11 +71,14 @@ fuzz: setup
 	cd Tests/Fuzz && $(SWIFT) build -c debug --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
 	for target in $(FUZZ_TARGETS); do bash Tests/Fuzz/run-fuzz.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
-# One `generate-documentation` for the light modules (one build of their symbol graphs), one for the server side
-# (trait `Server`); archives in .build*/plugins/Swift-DocC/outputs/. Not part of `make test`.
+# Every public module's documentation: one `generate-documentation` for the light modules (docs-light: one build of
+# their symbol graphs, about 2 minutes), one for the server side (docs-server: trait `Server`, in .build-server);
+# archives in .build*/plugins/Swift-DocC/outputs/. Not part of `make test`.
 DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestUI
 SERVER_DOCS_TARGETS ?= SuggestServer SuggestRemote SuggestPostgres
-docs: setup
+docs: docs-light docs-server
+
+docs-light: setup
 	$(SWIFT) package generate-documentation $(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
 
 docs-server: setup
