@@ -10,7 +10,7 @@ import Suggest
 /// iteration is one keystroke; the iterations cycle through the precomputed keystrokes, so that the percentiles are
 /// those of every keystroke of the 1,000 sessions (`maxIterations` = the number of keystrokes).
 ///
-/// Engines (limit 10): the whole engine as the issue's `suggest batch` run configures it (recent + prefix + fuzzy),
+/// Engines (limit 10): the whole engine as `quality-report.sh` configures `suggest batch` (recent + prefix + fuzzy),
 /// the same with a tokens provider in front, and each provider alone. Where a recent provider is part of the engine,
 /// each target is submitted after its last keystroke (outside the measurement), as the quality report's `iid`
 /// sessions do, so that the recent searches fill up as they would for a person.
