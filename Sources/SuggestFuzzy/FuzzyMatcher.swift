@@ -26,67 +26,184 @@ struct FuzzyMatcher {
         self.options = options
     }
 
-    /// What every step of one keystroke knows about the typed text.
-    struct Typed {
-        /// The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
-        let key: [UInt8]
-        let scalars: [UInt32]
-        /// Whether the last word is complete (the text ends with a separator).
-        let isWholeWord: Bool
-        let wordCount: Int
-        let hasScope: Bool
-        /// Sorted positions of the keys that start with `key`.
-        let prefix: Range<Int>
-        /// Sorted positions of the keys equal to `key`.
-        let exact: Range<Int>
-        /// With the text ending in a separator ("django-"): the keys that go on with another word ("django rest
-        /// framework"), as the prefix provider completes them.
-        let continuation: Range<Int>
-        /// Whether the provider's own prefix matches already fill the list, so that nothing of a lower tier could be
-        /// shown (tiers rank first): the typo walk and the subsequence scan are skipped. Not with a scope (the prefix
-        /// range may hold other scopes) nor with prefix matches off.
-        let prefixFills: Bool
-    }
-
-    /// What the typo walk of a keystroke found.
-    struct Walk {
-        /// The typo budget (0 when the prefix matches fill the list or the query is too long to walk).
-        var typos: Int
-        /// Sorted, disjoint ranges of keys whose prefix is within the budget, each with its typo count.
-        var pieces: [TypoHit]
-        /// Keys that end where the query's alignment ends (whole-word corrections).
-        var endings: [TypoHit]
-    }
-
-    /// One keystroke: the exact, prefix and typo tiers (steps 1–2), whole words with a wrong first letter (2b),
-    /// abbreviations (3), whole words beyond the completion budget (4), into ``candidates``; what the next keystroke
-    /// narrows from into ``state``.
+    /// One keystroke, in steps: (1) the typo walk — below the previous keystroke's hits when this one extends it —
+    /// or, when the prefix matches fill the list, the plain prefix range; (2) the exact, prefix and typo tiers, each
+    /// its own top `limit` by weight; (2b) whole words with a wrong first letter; (3) abbreviations; (4) whole words
+    /// beyond the completion budget. Its candidates go to ``candidates``, what the next keystroke narrows from to
+    /// ``state``. (The steps stay in one function: split into functions passing the walk's closures and ranges on,
+    /// typing slowed by a quarter at p90.)
     mutating func run(query: PreparedQuery, limit: Int, previous: FuzzyState?) {
-        var key: [UInt8] = []
-        IndexKey.query(query, into: &key)
-        guard !key.isEmpty else { return }
-        // Whether the key at a sorted position may be offered: in the query's scope (if it has one), and the most
-        // popular of the entries that share its canonical key ("a", "à" and "A" are offered once). Built here, not
-        // returned by a function, so that the closures stay on the stack.
+        // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
+        var trimmed: [UInt8] = []
+        IndexKey.query(query, into: &trimmed)
+        guard !trimmed.isEmpty else { return }
+        let scalars = Self.scalars(trimmed)
+        let wholeWord = !query.lastWordIsPartial
+        let queryWords = query.words.count
+        let scope = query.query.scope?.name
         let index = self.index
-        let scopeIndex: UInt16? = query.query.scope.map { scope in
-            index.dictionary.scopeNames.firstIndex(of: scope.name).map { UInt16($0 + 1) } ?? UInt16.max
+        let scopeIndex: UInt16? = scope.map { name in
+            index.dictionary.scopeNames.firstIndex(of: name).map { UInt16($0 + 1) } ?? UInt16.max
         }
         let inScope: (Int) -> Bool = { position in
             guard let scopeIndex else { return true }
             return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
         }
+        // One candidate per canonical key: "a", "à" and "A" are offered once, as the most popular of them.
         let prefixIndex = index.prefixIndex
         let allowed: (Int) -> Bool = { position in
             inScope(position) && !prefixIndex.isShadowed(sortedPosition: position, visible: inScope)
         }
-        let typed = describe(query, key: key, limit: limit)
 
         // 1. Typo walk (or a plain prefix range for very long queries).
-        let walk = walkTypos(typed, query: query, previous: previous)
+        var newState = FuzzyState()
+        // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do: "proto
+        // pl" is two short words, not eight letters that may hold two typos (that walk cost 1–2 ms on 886k names).
+        var typos = options.typos(forLength: queryWords == 1 ? scalars.count : Self.longestWord(query))
+        var pieces: [TypoHit]
+        var endings: [TypoHit] = []
+        // When the provider's own prefix matches already fill the limit, nothing of a lower tier can be shown
+        // (tiers rank first): skip the typo walk and the subsequence scan. Not with a scope (the prefix range
+        // may hold other scopes) nor with prefix matches off.
+        let prefix = index.prefixRange(trimmed)
+        // With the text ending in a separator ("django-"), the last word is whole: the prefix matches are the key
+        // itself and the keys that go on with another word ("django rest framework"), as the prefix provider's.
+        let continuation = wholeWord && options.prefixMatches ? index.prefixRange(trimmed + [0x20]) : 0..<0
+        let continuationPiece = TypoHit(
+            lo: Int32(continuation.lowerBound), hi: Int32(continuation.upperBound), typos: 0,
+            depth: Int32(trimmed.count))
+        let threshold = options.typoThreshold == 0 ? limit : min(options.typoThreshold, limit)
+        let prefixFills = options.prefixMatches && scope == nil
+            && prefixIndex.hasDistinctKeys(threshold, in: wholeWord ? continuation : prefix)
+        if prefixFills || scalars.count > options.maxTypoQueryLength {
+            typos = 0
+            let range = prefix
+            let lower = range.lowerBound
+            let upper =
+                wholeWord ? lower + index.endingCount(lower, range.upperBound, trimmed.count) : range.upperBound
+            pieces =
+                lower < upper
+                ? [TypoHit(lo: Int32(lower), hi: Int32(upper), typos: 0, depth: Int32(trimmed.count))] : []
+            if !continuation.isEmpty { pieces.append(continuationPiece) }
+        } else {
+            var search = TypoSearch(
+                index: index,
+                query: scalars,
+                maxTypos: typos,
+                transpositions: options.transpositions,
+                wholeWord: wholeWord,
+                exactPrefix: options.exactPrefixLength,
+                // While typing the first letter stays (checking every other first letter costs the most); the
+                // first two swapped are one typo. Wrong first letters are for whole words, below.
+                firstSwap: options.forgiveWrongPrefix
+            )
+            search.nodeBudget = walkBudget
+            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
+                previous.scalars.count + 1 == scalars.count, scalars.starts(with: previous.scalars)
+            {
+                let starts = restartNodes(oldHits)
+                if !starts.isEmpty { search.run(from: starts) }
+            } else {
+                search.run()
+            }
+            visited = search.visited
+            walkCut = search.cut
+            // A walk cut short is not narrowed from: the next keystroke walks afresh.
+            if !wholeWord && !search.cut {
+                newState.scalars = scalars
+                newState.typos = typos
+                newState.hits = search.hits
+            }
+            pieces = FuzzyIndex.disjointPieces(
+                continuation.isEmpty ? search.hits : search.hits + [continuationPiece])
+            endings = search.endings
+        }
+        state = newState
 
         // 2. Exact, prefix and typo tiers, each its own top `limit` by weight.
-        appendTiers(typed, walk: walk, limit: limit, allowed)
+        let exactEnd = prefix.lowerBound + index.endingCount(prefix.lowerBound, prefix.upperBound, trimmed.count)
+        let exactRange = prefix.lowerBound..<exactEnd
+        if options.prefixMatches {
+            index.forEachHeaviest(in: [exactRange], limit: limit, skip: { !allowed($0) }) { position, _ in
+                candidates.append(candidate(position, tier: .exact, typos: 0, matched: trimmed.count))
+            }
+        }
+        for typoCount in 0...typos {
+            if typoCount == 0 && !options.prefixMatches { continue }
+            let tier: MatchTier = typoCount == 0 ? .prefix : .typos(typoCount)
+            // Whole-word corrections first (typo tiers only): keys that end where the query's alignment ends.
+            var wholeRanges: [Range<Int>] = []
+            var wholeDepths: [Int] = []
+            if typoCount > 0 {
+                for ending in endings where Int(ending.typos) == typoCount {
+                    wholeRanges.append(Int(ending.lo)..<Int(ending.hi))
+                    wholeDepths.append(Int(ending.depth))
+                }
+                wholeRanges.sort { $0.lowerBound < $1.lowerBound }
+                index.forEachHeaviest(
+                    in: wholeRanges,
+                    limit: limit,
+                    // A key whose prefix needs fewer typos is offered in that better tier.
+                    skip: { Self.typos(at: $0, in: pieces) != typoCount || !allowed($0) }
+                ) { position, rangeIndex in
+                    var correction = candidate(position, tier: tier, typos: typoCount, matched: wholeDepths[rangeIndex])
+                    correction.popularity *= options.wholeWordBoost
+                    if index.wordCount(position) > queryWords { correction.popularity /= options.phrasePenalty }
+                    candidates.append(correction)
+                }
+            }
+            var ranges: [Range<Int>] = []
+            var depths: [Int] = []
+            for piece in pieces where Int(piece.typos) == typoCount {
+                ranges.append(Int(piece.lo)..<Int(piece.hi))
+                depths.append(Int(piece.depth))
+            }
+            if ranges.isEmpty { continue }
+            // Completions: the heaviest, a phrase (a key of more words than the query) ranking as if
+            // `phrasePenalty` times less popular and, in typo tiers, each character beyond the matched prefix
+            // `completionLengthPenalty` times less. Pulled by weight until no key is left that could still enter
+            // the top `limit` (penalties only lower a weight), at most 64 × limit deep, then re-ranked.
+            var pulled: [(position: Int, depth: Int, popularity: Double)] = []
+            let penalty = options.phrasePenalty
+            let lengthPenalty = typoCount > 0 ? options.completionLengthPenalty : 1
+            let reranks = penalty > 1 || lengthPenalty > 1
+            var best: [Double] = []  // the best `limit` adjusted popularities, descending
+            index.forEachHeaviestWhile(
+                in: ranges,
+                limit: reranks ? limit * 64 : limit,
+                skip: { position in
+                    exactRange.contains(position) || !allowed(position)
+                        || Self.contains(wholeRanges, position)
+                }
+            ) { position, rangeIndex in
+                let weight = index.weight(at: position)
+                if best.count >= limit && best[limit - 1] >= weight { return false }
+                var popularity = weight
+                if penalty > 1 && index.wordCount(position) > queryWords { popularity /= penalty }
+                if lengthPenalty > 1 {
+                    let extra = index.keyLength(position) - depths[rangeIndex]
+                    if extra > 0 { popularity /= Self.power(lengthPenalty, extra) }
+                }
+                pulled.append((position, depths[rangeIndex], popularity))
+                if reranks {
+                    var slot = best.count
+                    best.append(popularity)
+                    while slot > 0 && best[slot - 1] < popularity {
+                        best[slot] = best[slot - 1]
+                        slot -= 1
+                    }
+                    best[slot] = popularity
+                    if best.count > limit { best.removeLast() }
+                }
+                return true
+            }
+            if reranks { pulled.sort { $0.popularity > $1.popularity } }
+            for completion in pulled.prefix(limit) {
+                var next = candidate(completion.position, tier: tier, typos: typoCount, matched: completion.depth)
+                next.popularity = completion.popularity
+                candidates.append(next)
+            }
+        }
 
         // 2b. Whole words with a wrong first letter as their only typo ("abvious" → "obvious"), which the walk above
         // does not try (it keeps the first letter: checking every other one costs the most for completions); whole
@@ -95,111 +212,96 @@ struct FuzzyMatcher {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
         // From one character more than the first typo needs: at 4 letters a wrong first letter mostly finds false
         // friends ("from" → "rom", "prom").
-        let longEnough = typed.scalars.count > options.minLengthOneTypo
+        let longEnough = scalars.count > options.minLengthOneTypo
         // Whole-word corrections beyond the completion walk (this step and step 4) only for text that no entry starts
         // with: what an entry starts with is being typed, not misspelt (Typesense's `typo_tokens_threshold` idea;
         // these walks are the costliest part of a keystroke: 3 ms for a whole package name on 886k names).
-        let typedIsAPrefix = !typed.prefix.isEmpty
-        let oneWord = typed.wordCount == 1
-        if forgive && walk.typos >= 1 && longEnough && oneWord && !typed.prefixFills && !typedIsAPrefix {
-            let wrongFirst = wholeWordWalk(
-                typed.scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
+        let typedIsAPrefix = !prefix.isEmpty
+        if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills && !typedIsAPrefix {
+            let walk = wholeWordWalk(
+                scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
                 previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
-            state?.wrongFirstScalars = typed.scalars
-            state?.wrongFirstHits = wrongFirst.hits
+            state?.wrongFirstScalars = scalars
+            state?.wrongFirstHits = walk.hits
             appendWholeWords(
-                wrongFirst.endings, queryWords: typed.wordCount, pieces: walk.pieces, exactRange: typed.exact,
-                limit: limit, boost: options.wholeWordBoost, allowed)
+                walk.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
+                boost: options.wholeWordBoost, allowed)
         }
 
         // 3. Subsequences.
-        if options.subsequence && !typed.prefixFills {
-            subsequences(typed.key, query: query, previous: previous, pieces: walk.pieces, exactRange: typed.exact,
+        if options.subsequence && !prefixFills {
+            subsequences(trimmed, query: query, previous: previous, pieces: pieces, exactRange: exactRange,
                          limit: limit, allowed)
         }
 
         // 4. Whole misspelt words beyond the completion budget (one word only), when nothing above fills the list:
         // they rank below everything above, so with a full list they could not be shown anyway.
         let wholeTypos =
-            oneWord && !typed.prefixFills && !typedIsAPrefix ? options.wholeWordTypos(forLength: typed.scalars.count) : 0
-        if wholeTypos > walk.typos && candidates.count < limit {
+            queryWords == 1 && !prefixFills && !typedIsAPrefix ? options.wholeWordTypos(forLength: scalars.count) : 0
+        if wholeTypos > typos && candidates.count < limit {
             wholeWords(
-                typed.scalars, budget: wholeTypos, queryWords: typed.wordCount, previous: previous,
-                pieces: walk.pieces, exactRange: typed.exact, limit: limit - candidates.count, allowed)
+                scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
+                pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, allowed)
         }
     }
 
-    /// The facts of the typed text the steps share.
-    func describe(_ query: PreparedQuery, key: [UInt8], limit: Int) -> Typed {
-        let isWholeWord = !query.lastWordIsPartial
-        let hasScope = query.query.scope != nil
-        let prefix = index.prefixRange(key)
-        let continuation = isWholeWord && options.prefixMatches ? index.prefixRange(key + [0x20]) : 0..<0
-        let threshold = options.typoThreshold == 0 ? limit : min(options.typoThreshold, limit)
-        let prefixFills = options.prefixMatches && !hasScope
-            && index.prefixIndex.hasDistinctKeys(threshold, in: isWholeWord ? continuation : prefix)
-        let exactEnd = prefix.lowerBound + index.endingCount(prefix.lowerBound, prefix.upperBound, key.count)
-        return Typed(
-            key: key, scalars: Self.scalars(key), isWholeWord: isWholeWord, wordCount: query.words.count,
-            hasScope: hasScope, prefix: prefix, exact: prefix.lowerBound..<exactEnd, continuation: continuation,
-            prefixFills: prefixFills)
+    /// The typos of the piece holding `position` (pieces are sorted and disjoint), or -1.
+    static func typos(at position: Int, in pieces: [TypoHit]) -> Int {
+        var lo = 0
+        var hi = pieces.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if Int(pieces[mid].hi) <= position { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < pieces.count && Int(pieces[lo].lo) <= position { return Int(pieces[lo].typos) }
+        return -1
     }
 
-    /// Step 1: the keys within the typo budget — below the previous keystroke's hits when this one extends it
-    /// (nucleo's and fzf's narrowing) — or, when the prefix matches fill the list or the query is too long to
-    /// walk, the plain prefix range. Sets ``state`` for the next keystroke.
-    mutating func walkTypos(_ typed: Typed, query: PreparedQuery, previous: FuzzyState?) -> Walk {
-        var newState = FuzzyState()
-        defer { state = newState }
-        let continuationPiece = TypoHit(
-            lo: Int32(typed.continuation.lowerBound), hi: Int32(typed.continuation.upperBound), typos: 0,
-            depth: Int32(typed.key.count))
-        if typed.prefixFills || typed.scalars.count > options.maxTypoQueryLength {
-            let lower = typed.prefix.lowerBound
-            let upper =
-                typed.isWholeWord
-                ? lower + index.endingCount(lower, typed.prefix.upperBound, typed.key.count) : typed.prefix.upperBound
-            var pieces =
-                lower < upper ? [TypoHit(lo: Int32(lower), hi: Int32(upper), typos: 0, depth: Int32(typed.key.count))] : []
-            if !typed.continuation.isEmpty { pieces.append(continuationPiece) }
-            return Walk(typos: 0, pieces: pieces, endings: [])
+    /// Whether sorted, disjoint `ranges` contain `position`.
+    static func contains(_ ranges: [Range<Int>], _ position: Int) -> Bool {
+        var lo = 0
+        var hi = ranges.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if ranges[mid].upperBound <= position { lo = mid + 1 } else { hi = mid }
         }
-        // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do:
-        // "proto pl" is two short words, not eight letters that may hold two typos (that walk cost 1–2 ms on 886k
-        // names).
-        let typos = options.typos(forLength: typed.wordCount == 1 ? typed.scalars.count : Self.longestWord(query))
-        var search = TypoSearch(
-            index: index,
-            query: typed.scalars,
-            maxTypos: typos,
-            transpositions: options.transpositions,
-            wholeWord: typed.isWholeWord,
-            exactPrefix: options.exactPrefixLength,
-            // While typing the first letter stays (checking every other first letter costs the most); the first two
-            // swapped are one typo. Wrong first letters are for whole words (steps 2b and 4).
-            firstSwap: options.forgiveWrongPrefix
-        )
-        search.nodeBudget = walkBudget
-        if !typed.isWholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
-            previous.scalars.count + 1 == typed.scalars.count, typed.scalars.starts(with: previous.scalars)
-        {
-            let starts = restartNodes(oldHits)
-            if !starts.isEmpty { search.run(from: starts) }
-        } else {
-            search.run()
-        }
-        visited = search.visited
-        walkCut = search.cut
-        // A walk cut short is not narrowed from: the next keystroke walks afresh.
-        if !typed.isWholeWord && !search.cut {
-            newState.scalars = typed.scalars
-            newState.typos = typos
-            newState.hits = search.hits
-        }
-        let pieces = FuzzyIndex.disjointPieces(
-            typed.continuation.isEmpty ? search.hits : search.hits + [continuationPiece])
-        return Walk(typos: typos, pieces: pieces, endings: search.endings)
+        return lo < ranges.count && ranges[lo].contains(position)
     }
+
+    /// The outermost `hits` (none inside another), as trie nodes to walk again.
+    func restartNodes(_ hits: [TypoHit]) -> [(lo: Int, hi: Int, byteDepth: Int)] {
+        var result: [(lo: Int, hi: Int, byteDepth: Int)] = []
+        let sorted = hits.sorted { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
+        var outerEnd: Int32 = -1
+        for hit in sorted where hit.lo >= outerEnd {
+            outerEnd = hit.hi
+            result.append((Int(hit.lo), Int(hit.hi), Int(hit.depth)))
+        }
+        return result
+    }
+
+    /// `base` to the power `exponent` (small exponents; capped at 64).
+    static func power(_ base: Double, _ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<min(exponent, 64) { result *= base }
+        return result
+    }
+
+    /// The ranking factor of an fzf score above the plain per-character points: ×2 per 16 points, so a word-start
+    /// bonus (8) is worth ×1.41; gaps cost at most ×1/4.
+    static func boost(_ excess: Int32) -> Double {
+        let clamped = Int(max(-32, excess))
+        let whole = clamped >= 0 ? clamped / 16 : -((15 - clamped) / 16)
+        let fraction = clamped - whole * 16
+        return Double(sign: .plus, exponent: whole, significand: sixteenthRoots[fraction])
+    }
+
+    /// 2^(i/16) for i in 0..<16.
+    static let sixteenthRoots: [Double] = {
+        var values: [Double] = [1]
+        for _ in 1..<16 { values.append(values[values.count - 1] * 1.0442737824274138) }
+        return values
+    }()
 
     func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
         let entry = index.entry(at: position)
