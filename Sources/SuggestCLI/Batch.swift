@@ -17,9 +17,13 @@ struct Batch: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The JSON configuration file.")
     var config: String
 
+    @Flag(help: "Also give each provider's time per keystroke: \"providers\":[{\"provider\",\"micros\"}].")
+    var diagnostics = false
+
     func run() async throws {
         let configuration = try ConfigurationLoader.load(config)
         var processor = BatchProcessor(engine: configuration.makeEngine())
+        processor.reportsProviders = diagnostics
         // A reader that goes away is a write error (EPIPE) reported below, not a silent death by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         var input = LineReader(descriptor: 0)

@@ -7,6 +7,8 @@ public struct BatchProcessor: Sendable {
     public var session = TypingSession()
     public var lastQuery = SearchQuery()
     public var lastResult: SuggestionResult? = nil
+    /// Whether each keystroke's answer also lists every provider's time (`"providers":[{"provider","micros"}]`).
+    public var reportsProviders = false
 
     public static var keys: [String] { BatchCommand.keys }
     public static var tokenKeys: [String] { BatchCommand.tokenKeys }
@@ -57,7 +59,7 @@ public struct BatchProcessor: Sendable {
     private mutating func record(_ query: SearchQuery, _ result: SuggestionResult, into out: inout JSONBytes) {
         lastQuery = query
         lastResult = result
-        out.result(result, text: query.text)
+        out.result(result, text: query.text, providers: reportsProviders)
     }
 
     /// Submit, select and reset: the actions that are not a keystroke (a keystroke is answered by the caller).

@@ -35,6 +35,17 @@ struct BatchCommandTests {
         #expect((token["token"] as? [String: String]) == ["kind": "ingredient", "value": "Chicken", "display": "Chicken"])
     }
 
+    @Test func diagnosticsListEachProvidersTime() throws {
+        let output = try CLIRunner.run(["batch", "--diagnostics", "--config", config], lines: [#"{"text":"a"}"#])
+        #expect(output.status == 0)
+        let answer = try CLIRunner.json(try #require(output.lines.first))
+        let providers = try #require(answer["providers"] as? [[String: Any]])
+        #expect(providers.map { $0["provider"] as? String }.contains("fruits"))
+        #expect(providers.allSatisfy { ($0["micros"] as? Double ?? -1) >= 0 })
+        let plain = try CLIRunner.run(["batch", "--config", config], lines: [#"{"text":"a"}"#])
+        #expect(try CLIRunner.json(try #require(plain.lines.first))["providers"] == nil)
+    }
+
     @Test func aMalformedLineGetsAnErrorAndTheStreamGoesOn() throws {
         var input = Data()
         input.append(Data(#"{"text":"ap""#.utf8))
