@@ -15,6 +15,8 @@ struct FuzzyMatcher {
     /// ``FuzzyOptions/maxAbbreviationChecks``): the keystroke's answer may then be incomplete.
     var walkCut = false
     var scanCut = false
+    /// Time and work per step, when ``FuzzyOptions/profile`` is on.
+    var profile: FuzzyProfile? = nil
 
     /// The nodes the typo walks of this keystroke may still visit.
     var walkBudget: Int {
@@ -32,12 +34,18 @@ struct FuzzyMatcher {
     /// beyond the completion budget. Its candidates go to ``candidates``, what the next keystroke narrows from to
     /// ``state``. (The steps stay in one function: split into functions passing the walk's closures and ranges on,
     /// typing slowed by a quarter at p90.)
-    mutating func run(query: PreparedQuery, limit: Int, previous: FuzzyState?) {
+    mutating func run(query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyState?) {
         // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
         var trimmed: [UInt8] = []
         IndexKey.query(query, into: &trimmed)
         guard !trimmed.isEmpty else { return }
+        if options.profile {
+            profile = FuzzyProfile()
+            profile?.start()
+        }
         let scalars = Self.scalars(trimmed)
+        // Narrow from the last keystroke, or after a backspace from the last one whose text this one extends.
+        let previous = FuzzyState.base(for: scalars, previous: lastKeystroke)
         let wholeWord = !query.lastWordIsPartial
         let queryWords = query.words.count
         let scope = query.query.scope?.name
@@ -57,6 +65,8 @@ struct FuzzyMatcher {
 
         // 1. Typo walk (or a plain prefix range for very long queries).
         var newState = FuzzyState()
+        newState.text = scalars
+        newState.earlier = FuzzyState.earlier(for: scalars, previous: lastKeystroke)
         // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do: "proto
         // pl" is two short words, not eight letters that may hold two typos (that walk cost 1–2 ms on 886k names).
         var typos = options.typos(forLength: queryWords == 1 ? scalars.count : Self.longestWord(query))
@@ -98,8 +108,8 @@ struct FuzzyMatcher {
                 firstSwap: options.forgiveWrongPrefix
             )
             search.nodeBudget = walkBudget
-            if !wholeWord, let previous, let oldHits = previous.hits, previous.typos == typos,
-                previous.scalars.count + 1 == scalars.count, scalars.starts(with: previous.scalars)
+            if let previous, let oldHits = previous.hits, previous.typos == typos,
+                previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
             {
                 let starts = restartNodes(oldHits)
                 if !starts.isEmpty { search.run(from: starts) }
@@ -108,17 +118,25 @@ struct FuzzyMatcher {
             }
             visited = search.visited
             walkCut = search.cut
-            // A walk cut short is not narrowed from: the next keystroke walks afresh.
+            // A walk cut short is not narrowed from: the next keystroke walks afresh. A whole-word walk keeps the
+            // prefix-mode hits it narrowed from, for the next word ("django-" then "django-r").
             if !wholeWord && !search.cut {
                 newState.scalars = scalars
                 newState.typos = typos
                 newState.hits = search.hits
+            } else if wholeWord && !search.cut, let previous, previous.hits != nil, previous.typos == typos,
+                scalars.starts(with: previous.scalars)
+            {
+                newState.scalars = previous.scalars
+                newState.typos = previous.typos
+                newState.hits = previous.hits
             }
             pieces = FuzzyIndex.disjointPieces(
                 continuation.isEmpty ? search.hits : search.hits + [continuationPiece])
             endings = search.endings
         }
         state = newState
+        profile?.end(.walk, work: visited)
 
         // 2. Exact, prefix and typo tiers, each its own top `limit` by weight.
         let exactEnd = prefix.lowerBound + index.endingCount(prefix.lowerBound, prefix.upperBound, trimmed.count)
@@ -205,6 +223,8 @@ struct FuzzyMatcher {
             }
         }
 
+        profile?.end(.tiers)
+
         // 2b. Whole words with a wrong first letter as their only typo ("abvious" → "obvious"), which the walk above
         // does not try (it keeps the first letter: checking every other one costs the most for completions); whole
         // words only, so the walk below the other first letters stays narrow. Ranked in the one-typo tier like the
@@ -227,12 +247,16 @@ struct FuzzyMatcher {
                 walk.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
                 boost: options.wholeWordBoost, allowed)
         }
+        let walked = profile?.work[FuzzyProfile.Step.walk.rawValue] ?? 0
+        profile?.end(.wrongFirst, work: visited - walked)
 
         // 3. Subsequences.
         if options.subsequence && !prefixFills {
             subsequences(trimmed, query: query, previous: previous, pieces: pieces, exactRange: exactRange,
                          limit: limit, allowed)
         }
+        profile?.end(.abbreviations, work: checked)
+        let visitedBeforeWholeWords = visited
 
         // 4. Whole misspelt words beyond the completion budget (one word only), when nothing above fills the list:
         // they rank below everything above, so with a full list they could not be shown anyway.
@@ -243,6 +267,7 @@ struct FuzzyMatcher {
                 scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
                 pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, allowed)
         }
+        profile?.end(.wholeWords, work: visited - visitedBeforeWholeWords)
     }
 
     /// The typos of the piece holding `position` (pieces are sorted and disjoint), or -1.

@@ -70,6 +70,11 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// A hard ceiling on one keystroke's abbreviation scan: the keys it may compare with the typed letters (those that
     /// hold every letter; about 30 ns each), likewise. 0: no ceiling.
     public var maxAbbreviationChecks: Int = 20_000
+    /// Measure each step of every keystroke (the typo walk, the tiers, wrong first letters, abbreviations, whole
+    /// words) and report it as a diagnostics note, `steps: walk 12.3 µs 410 nodes, …` (the engine puts the provider
+    /// id in front), for finding which step a slow keystroke spent its time in. Off by default: the clock reads cost
+    /// about 0.2 µs a keystroke.
+    public var profile: Bool = false
 
     public init() {}
 

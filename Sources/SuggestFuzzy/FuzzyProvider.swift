@@ -27,7 +27,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             case transpositions, exactPrefixLength, forgiveWrongPrefix
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
             case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, spellingGuard
-            case maxWalkNodes, maxAbbreviationChecks, typoThreshold
+            case maxWalkNodes, maxAbbreviationChecks, typoThreshold, profile
         }
 
         public init(dictionary: DictionarySource, options: FuzzyOptions = FuzzyOptions()) {
@@ -68,6 +68,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             o.completionLengthPenalty =
                 try c.decodeIfPresent(Double.self, forKey: .completionLengthPenalty) ?? d.completionLengthPenalty
             o.spellingGuard = try c.decodeIfPresent(Bool.self, forKey: .spellingGuard) ?? d.spellingGuard
+            o.profile = try c.decodeIfPresent(Bool.self, forKey: .profile) ?? d.profile
             options = o
         }
     }
@@ -178,6 +179,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         // kit checks it).
         output.keepBest(perTier: request.limit)
         output.state = matcher.state
+        if let profile = matcher.profile { output.notes.append(profile.note) }
         if matcher.walkCut {
             output.notes.append("typo search stopped at maxWalkNodes (\(options.maxWalkNodes)); suggestions may be incomplete")
         }
