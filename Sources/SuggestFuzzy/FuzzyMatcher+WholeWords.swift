@@ -42,7 +42,7 @@ extension FuzzyMatcher {
             exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos,
             onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap)
         search.nodeBudget = walkBudget
-        if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count + 1 == scalars.count,
+        if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count <= scalars.count,
             scalars.starts(with: oldScalars)
         {
             let starts = restartNodes(oldHits)

@@ -1,14 +1,22 @@
 /// What the fuzzy provider keeps between keystrokes of one typing session, to narrow instead of starting over.
 struct FuzzyState: Sendable {
+    /// The canonical text of the keystroke this state belongs to (Unicode scalars).
+    var text: [UInt32] = []
+    /// The states of earlier keystrokes of the session whose text is a prefix of this one's, shortest first: after a
+    /// backspace (or any edit that keeps a prefix) the keystroke narrows from the longest of them instead of walking
+    /// afresh. Their own `earlier` lists are empty.
+    var earlier: [FuzzyState] = []
     /// The abbreviation pattern and the sorted positions of the keys it abbreviates: when the next keystroke extends
     /// the pattern, only these are checked again (the greedy alignment of a longer pattern starts with the one of its
     /// prefix).
     var pattern: [UInt8] = []
     var survivors: [Int32]? = nil
-    /// The typo walk's query, budget and hits (prefix mode only). When the next keystroke appends one character
-    /// with the same budget, every new hit lies in the subtree of an old outermost hit (drop the appended
-    /// character from the alignment: its prefix, or the prefix one character shorter, was within the budget), so
-    /// only those subtrees are walked again; with no old hit there is nothing to walk.
+    /// The typo walk's query, budget and hits (prefix mode only). When a later keystroke extends the query (by one
+    /// character or more, or not at all) with the same budget, every new hit lies in the subtree of an old outermost
+    /// hit (drop the appended characters from the alignment: a prefix of the hit was within the budget of the old
+    /// query), so only those subtrees are walked again; with no old hit there is nothing to walk. A whole-word walk
+    /// (the text ends with a separator) narrows the same way: a key within the budget of the whole query is itself
+    /// such a hit or lies below one.
     var scalars: [UInt32] = []
     var typos = -1
     var hits: [TypoHit]? = nil
@@ -20,4 +28,29 @@ struct FuzzyState: Sendable {
     /// The walk for whole words with a wrong first letter (one typo), narrowed the same way.
     var wrongFirstScalars: [UInt32] = []
     var wrongFirstHits: [TypoHit]? = nil
+
+    /// The most earlier keystrokes kept in ``earlier``.
+    static let earlierLimit = 64
+
+    /// The state to narrow from for a keystroke whose canonical text is `text`: the previous keystroke's, or, when
+    /// its text is not a prefix of `text` (a backspace), the longest earlier one's that is.
+    static func base(for text: [UInt32], previous: FuzzyState?) -> FuzzyState? {
+        guard let previous else { return nil }
+        if text.starts(with: previous.text) { return previous }
+        return previous.earlier.last { text.starts(with: $0.text) }
+    }
+
+    /// The earlier states a keystroke with `text` keeps: those of `previous`'s chain, and `previous` itself, whose
+    /// text is a proper prefix of `text`.
+    static func earlier(for text: [UInt32], previous: FuzzyState?) -> [FuzzyState] {
+        guard let previous else { return [] }
+        var kept = previous.earlier.filter { $0.text.count < text.count && text.starts(with: $0.text) }
+        if previous.text.count < text.count && text.starts(with: previous.text) {
+            var last = previous
+            last.earlier = []
+            kept.append(last)
+        }
+        if kept.count > earlierLimit { kept.removeFirst(kept.count - earlierLimit) }
+        return kept
+    }
 }
