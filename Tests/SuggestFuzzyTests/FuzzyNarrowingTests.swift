@@ -1,0 +1,49 @@
+import SuggestCore
+import Testing
+
+@testable import SuggestFuzzy
+
+/// Narrowing between keystrokes: whatever the session typed before, a keystroke's answer is the cold answer.
+struct FuzzyNarrowingTests {
+    /// Types `texts` as one session and returns each keystroke's candidates and state.
+    func type(_ texts: [String], provider: FuzzyProvider = Fixture.provider())
+        -> [(candidates: [SuggestionCandidate], state: FuzzyState?)]
+    {
+        var previous: (any Sendable)? = nil
+        var answers: [(candidates: [SuggestionCandidate], state: FuzzyState?)] = []
+        for text in texts {
+            let answer = Fixture.candidates(text, provider: provider, previous: previous)
+            previous = answer.state
+            answers.append((answer.candidates, answer.state as? FuzzyState))
+        }
+        return answers
+    }
+
+    @Test(arguments: [
+        // Backspacing over a typo and typing on; deleting a word to its first letter; a separator, then a word.
+        ["p", "py", "pyh", "pyht", "pyhto", "pyht", "pyh", "py", "pyt", "pyth", "pytho", "python"],
+        ["r", "re", "rec", "reci", "recie", "reciev", "recieve", "recie", "reci", "rec", "rece", "recei", "receiv"],
+        ["s", "se", "sep", "sepe", "seper", "sepera", "seperat", "sepera", "seper", "sepe", "sep", "sepa", "separ"],
+        ["n", "ne", "new", "new-", "new-y", "new-yo", "new-yor", "new-york", "new-york-", "new-york-t"],
+        ["g", "gi", "git", "gith", "githb", "githb-", "githb-x", "githb-", "githb", "gith", "githu", "github"],
+    ])
+    func everyKeystrokeAnswersAsACold(_ texts: [String]) {
+        let typed = type(texts)
+        for (text, answer) in zip(texts, typed) {
+            let cold = Fixture.candidates(text).candidates
+            #expect(answer.candidates == cold, "\(text)")
+        }
+    }
+
+    @Test func aBackspaceNarrowsFromTheLongestEarlierKeystrokeItExtends() throws {
+        let typed = type(["p", "py", "pyh", "pyht", "pyhto", "pyht"])
+        let last = try #require(typed.last?.state)
+        // The kept chain: the states of "p", "py" and "pyh", the proper prefixes of "pyht".
+        #expect(last.earlier.map(\.text.count) == [1, 2, 3])
+        #expect(last.earlier.allSatisfy { $0.earlier.isEmpty })
+        let pyhto = try #require(typed[4].state)
+        #expect(FuzzyState.base(for: last.text, previous: pyhto)?.text == typed[3].state?.text)
+        // A text that shares no kept prefix narrows from nothing.
+        #expect(FuzzyState.base(for: [0x7A], previous: pyhto) == nil)
+    }
+}
