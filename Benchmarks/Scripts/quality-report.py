@@ -27,6 +27,10 @@ Data sources and licences (benchmark data only: never committed, never shipped)
   rightly wins). Deterministic split: "held-out" when zlib.crc32(wrong) is odd (the headline: the fuzzy provider's
   constants were tuned on the whole codespell set, see README, so even this half is not fully independent),
   "tuning" otherwise.
+- misspellings-natural.tsv (the second source): nlpaug 1.1.11 (PyPI, MIT) `nlpaug/res/word/spelling/spelling_en.txt`,
+  misspellings people made (Belinkov and Bisk's natural noise), filtered the same way; made by
+  Benchmarks/Scripts/typing_sessions.py (its docstring), which downloads the wheel without installing it. Nothing was
+  tuned on it; only 3,260 of its 25,885 pairs are also in codespell's list.
 
 Configurations (written next to the data, paths relative to them): for each dictionary D
 `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},{"type":"fuzzy","dictionary":D}]}`
@@ -64,7 +68,11 @@ Metrics (each for the engine's list and for the ideal list; "difference" = engin
 - misspellings (word list, engine only; an ideal prefix list scores ~0 there): a separate `suggest batch` process
   with the same configuration and nothing ever submitted (so no recent searches), `{"reset":true}` between words.
   Each misspelling is typed letter by letter; recall@1 / recall@5 of `right` in the list after the whole misspelling
-  ("full") and after the misspelling minus its last letter ("minus last letter"), for each half.
+  ("full") and after the misspelling minus its last letter ("minus last letter"), for each half of codespell's list
+  and for the second source.
+- typing latency (unless --no-latency): Benchmarks/Scripts/typing-latency.py over the sessions of
+  Benchmarks/Scripts/typing_sessions.py (names and words typed by weight, misspelt, and corrected with backspace, on
+  both dictionaries): p50 / p90 / p99 / p99.9 / max, and the time of the slow keystrokes by provider and fuzzy step.
 
 --examples K adds up to K examples (one per distinct typed text or pair) of each oddity seen, with its count: short
 lists (with or without recent searches shown), two suggestions with one folded key, an exact fragment ranked first
@@ -574,7 +582,7 @@ def run_misspellings(binary: str, config: str, pairs: list[tuple[str, str, str]]
     problems = Problems()
     micros: list[float] = []
     slowest: list[tuple[float, str]] = []
-    halves = {h: {"n": 0, "full1": 0, "full5": 0, "cut1": 0, "cut5": 0} for h in ("held-out", "tuning")}
+    halves = {h: {"n": 0, "full1": 0, "full5": 0, "cut1": 0, "cut5": 0} for h in dict.fromkeys(p[2] for p in pairs)}
     started = time.monotonic()
     for wrong, right, half in pairs:
         lists = {}
@@ -655,6 +663,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dataset", choices=("words", "pypi", "both"), default="both")
     ap.add_argument("--no-misspellings", action="store_true")
+    ap.add_argument("--no-latency", action="store_true", help="skip the typing-latency sessions")
     ap.add_argument("--misspellings-max", type=int, default=0,
                     help="only the first K pairs of each half (default: all)")
     ap.add_argument("--config-extra", default="{}", help="JSON object merged into the configurations' top level")
@@ -690,8 +699,12 @@ def main() -> int:
         prepare_words(words_path)
     if "pypi" in datasets:
         prepare_pypi(pypi_path)
+    natural_path = os.path.join(DATA, "misspellings-natural.tsv")
     if want_miss:
         prepare_misspellings(miss_path, words_path)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import typing_sessions
+        typing_sessions.prepare_natural(natural_path, {text for text, _ in read_tsv(words_path)})
 
     files = {"words": words_path, "pypi": pypi_path}
     examples = Examples(args.examples)
@@ -721,9 +734,13 @@ def main() -> int:
         with open(miss_path, encoding="utf-8") as f:
             for line in f:
                 wrong, right, half = line.rstrip("\n").split("\t")
-                pairs.append((wrong, right, half))
+                pairs.append((wrong, right, f"codespell {half}"))
+        with open(natural_path, encoding="utf-8") as f:
+            for line in f:
+                wrong, right, _ = line.rstrip("\n").split("\t")
+                pairs.append((wrong, right, "natural (nlpaug)"))
         if args.misspellings_max > 0:
-            kept = {"held-out": 0, "tuning": 0}
+            kept = dict.fromkeys((p[2] for p in pairs), 0)
             sample = []
             for p in pairs:
                 if kept[p[2]] < args.misspellings_max:
@@ -753,8 +770,8 @@ def main() -> int:
         out += dataset_table(r)
     if miss:
         out += ["### Misspellings (word list, engine only, no recent searches)", "",
-                "| half | n | full R@1 | full R@5 | minus-last R@1 | minus-last R@5 |", "|---|---|---|---|---|---|"]
-        for half in ("held-out", "tuning"):
+                "| source | n | full R@1 | full R@5 | minus-last R@1 | minus-last R@5 |", "|---|---|---|---|---|---|"]
+        for half in miss["halves"]:
             h = miss["halves"][half]
             n = max(1, h["n"])
             out.append(f"| {half} | {h['n']:,} | {h['full1'] / n:.4f} | {h['full5'] / n:.4f} | "
@@ -767,6 +784,18 @@ def main() -> int:
     if miss:
         out.append(latency_line("misspellings", miss["micros"], miss["slowest"]))
     out.append("")
+    if not args.no_latency:
+        log("typing latency: sessions of typing_sessions.py through suggest batch --diagnostics ...")
+        latency = subprocess.run(
+            [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "typing-latency.py"),
+             "--bin", args.bin, "--provider-extra", json.dumps(provider_extra)],
+            capture_output=True, text=True)
+        out += ["### Typing latency: names and words typed by weight, misspelt, and corrected with backspace", ""]
+        if latency.returncode != 0:
+            failures.append(f"typing latency: {latency.stderr.strip()[:1000]}")
+            out += [f"**FAILED** {latency.stderr.strip()[:1000]}", ""]
+        else:
+            out += [latency.stdout.rstrip("\n"), ""]
     runs = [(r["name"], r["problems"]) for r in results] + ([("misspellings", miss["problems"])] if miss else [])
     if runs:
         out.append("Answers: " + "; ".join(f"{name}: {p.summary()}" for name, p in runs) + ".")

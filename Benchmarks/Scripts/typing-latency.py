@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Per-keystroke latency of typing sessions through `suggest batch`, and where the slow keystrokes spent their time.
+
+Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessions GLOB] [--slow MICROS]
+           [--provider-extra JSON] [--runs K] [--examples K]
+  Sessions: the files Benchmarks/Scripts/typing_sessions.py writes (Benchmarks/.data/sessions/*.jsonl; made first
+  when missing). Each file is typed by one `suggest batch --diagnostics` process with the configuration
+  `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},
+  {"type":"fuzzy","dictionary":D,"profile":true}]}` (D: the file's dictionary; `--provider-extra` is merged into
+  the prefix and fuzzy entries), so that recent searches fill up as the sessions submit.
+
+For each workload: keystrokes, p50 / p90 / p99 / p99.9 / max of the engine's `micros` (nearest rank), the share of
+keystrokes over `--slow` (default 500 µs), and for those slow keystrokes the time by provider and, inside the fuzzy
+provider, by step (the provider's `profile` note: the typo walk, the tiers, wrong first letters, abbreviations,
+whole words), with trie nodes walked; then the slowest texts. With `--runs K` each file is typed K times and the
+run with the median p99 is reported (the machine's noise shows in the spread, printed too).
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(os.path.dirname(SCRIPTS), ".data")
+STEP = re.compile(r"([a-z-]+) ([0-9.]+) µs(?: ([0-9]+) (nodes|keys))?")
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    index = max(0, min(len(sorted_values) - 1, -(-int(q * len(sorted_values) * 1000) // 1000) - 1))
+    return sorted_values[index]
+
+
+def configuration(dictionary: str, extra: dict) -> str:
+    prefix = {"type": "prefix", "dictionary": dictionary, **extra}
+    fuzzy = {"type": "fuzzy", "dictionary": dictionary, "profile": True, **extra}
+    config = {"version": 1, "limit": 10, "providers": [{"type": "recent"}, prefix, fuzzy]}
+    handle, path = tempfile.mkstemp(suffix=".suggest.json", dir=DATA)
+    with os.fdopen(handle, "w") as f:
+        json.dump(config, f)
+    return path
+
+
+def run(binary: str, config: str, sessions: str) -> list[dict]:
+    """Every keystroke's answer: text, micros, providers' micros, the fuzzy steps."""
+    with open(sessions, "rb") as stdin:
+        done = subprocess.run([binary, "batch", "--diagnostics", "--config", config], stdin=stdin,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    if done.returncode != 0:
+        sys.exit(f"typing-latency: suggest batch failed on {sessions}: {done.stderr.decode(errors='replace')}")
+    keystrokes = []
+    for line in done.stdout.splitlines():
+        answer = json.loads(line)
+        if "micros" not in answer:
+            continue
+        steps = {}
+        for note in answer.get("notes", []):
+            if ": steps: " in note:
+                for name, micros, work, _ in STEP.findall(note):
+                    steps[name] = (float(micros), int(work or 0))
+        providers = {p["provider"]: p["micros"] for p in answer.get("providers", [])}
+        keystrokes.append({"text": answer["text"], "micros": answer["micros"], "providers": providers,
+                           "steps": steps})
+    return keystrokes
+
+
+def report(name: str, keystrokes: list[dict], slow: float, examples: int, spread: list[float]) -> list[str]:
+    values = sorted(k["micros"] for k in keystrokes)
+    slow_ones = [k for k in keystrokes if k["micros"] > slow]
+    line = (f"| {name} | {len(values):,} | {percentile(values, 0.5):.0f} | {percentile(values, 0.9):.0f} | "
+            f"{percentile(values, 0.99):.0f} | {percentile(values, 0.999):.0f} | {values[-1]:.0f} | "
+            f"{len(slow_ones) / max(1, len(values)):.2%} |")
+    if len(spread) > 1:
+        line += " " + " / ".join(f"{p:.0f}" for p in spread) + " |"
+    out = [line, f"- **{name}**"]
+    if slow_ones:
+        total = sum(k["micros"] for k in slow_ones)
+        by_provider: dict[str, float] = {}
+        by_step: dict[str, list[float]] = {}
+        for k in slow_ones:
+            for provider, micros in k["providers"].items():
+                by_provider[provider] = by_provider.get(provider, 0) + micros
+            for step, (micros, work) in k["steps"].items():
+                entry = by_step.setdefault(step, [0.0, 0])
+                entry[0] += micros
+                entry[1] += work
+        parts = [f"{p} {v / total:.0%}" for p, v in sorted(by_provider.items(), key=lambda x: -x[1])]
+        steps = [f"{s} {v[0] / total:.0%}" + (f" ({v[1] / len(slow_ones):,.0f} per keystroke)" if v[1] else "")
+                 for s, v in sorted(by_step.items(), key=lambda x: -x[1][0])]
+        out.append(f"  - over {slow:.0f} µs: {len(slow_ones)} keystrokes; time by provider: {', '.join(parts)}; "
+                   f"fuzzy steps: {', '.join(steps)}")
+    slowest = sorted(keystrokes, key=lambda k: -k["micros"])[:examples]
+    if slowest:
+        out.append("  - slowest: " + ", ".join(f"`{k['text']}` {k['micros']:.0f} µs" for k in slowest))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--sessions", default=os.path.join(DATA, "sessions", "*.jsonl"))
+    parser.add_argument("--slow", type=float, default=500)
+    parser.add_argument("--provider-extra", default="{}")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--examples", type=int, default=5)
+    args = parser.parse_args()
+    files = sorted(glob.glob(args.sessions))
+    if not files:
+        subprocess.run([sys.executable, os.path.join(SCRIPTS, "typing_sessions.py")], check=True,
+                       stdout=subprocess.DEVNULL)
+        files = sorted(glob.glob(args.sessions))
+    extra = json.loads(args.provider_extra)
+    configs = {
+        "words": configuration(os.path.join(DATA, "words-200k.tsv"), extra),
+        "pypi": configuration(os.path.join(DATA, "pypi-names.tsv"), extra),
+    }
+    header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
+    if args.runs > 1:
+        header += " p99 of each run |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    details = []
+    try:
+        for path in files:
+            name = os.path.basename(path).removesuffix(".jsonl")
+            dataset = name.split("-", 1)[0]
+            runs = [run(args.bin, configs[dataset], path) for _ in range(args.runs)]
+            p99s = [percentile(sorted(k["micros"] for k in r), 0.99) for r in runs]
+            median = sorted(range(len(runs)), key=lambda i: p99s[i])[len(runs) // 2]
+            lines = report(name, runs[median], args.slow, args.examples, p99s)
+            print(lines[0], flush=True)
+            details += lines[1:]
+        print()
+        print("\n".join(details))
+    finally:
+        for path in configs.values():
+            os.unlink(path)
+
+
+if __name__ == "__main__":
+    main()
