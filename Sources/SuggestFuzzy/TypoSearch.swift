@@ -54,6 +54,11 @@ struct TypoSearch {
     private var r: UnsafeMutablePointer<Int32>! = nil
     private var q: UnsafePointer<UInt32>! = nil
     private var v: UnsafeMutablePointer<UInt32>! = nil
+    /// Valid during ``run()``: the sorted keys' offsets and bytes (see `PrefixIndex.withUnsafeSortedKeys`).
+    private var keyOffsets: UnsafePointer<UInt32>! = nil
+    private var keyBytes: UnsafePointer<UInt8>! = nil
+    /// Valid during ``run()``: `path`.
+    private var p: UnsafeMutablePointer<UInt32>! = nil
     /// The most scalars a spent node can continue with: two per cell of the band.
     private var choiceWidth: Int { 2 * (2 * Int(maxTypos) + 1) }
 
@@ -83,14 +88,24 @@ struct TypoSearch {
     mutating func run(from starts: [(lo: Int, hi: Int, byteDepth: Int)]? = nil) {
         guard index.count > 0 else { return }
         let query = self.query
+        // Moved out (and back at the end), so that each is uniquely referenced and not copied when written.
         var rows = self.rows
         var choices = self.choices
+        var path = self.path
+        self.rows = []
+        self.choices = []
+        self.path = []
+        index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in
+        path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
             choices.withUnsafeMutableBufferPointer { choiceBuffer in
                 query.withUnsafeBufferPointer { qb in
                     r = rowBuffer.baseAddress
                     v = choiceBuffer.baseAddress
                     q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
+                    keyOffsets = offsets.baseAddress
+                    keyBytes = bytes.baseAddress ?? UnsafePointer(bitPattern: 8)
+                    p = pathBuffer.baseAddress
                     if let starts {
                         for start in starts { walk(from: start) }
                     } else {
@@ -99,9 +114,15 @@ struct TypoSearch {
                     r = nil
                     q = nil
                     v = nil
+                    keyOffsets = nil
+                    keyBytes = nil
+                    p = nil
                 }
             }
         }
+        }
+        }
+        self.path = path
         self.rows = rows
         self.choices = choices
     }
@@ -121,10 +142,10 @@ struct TypoSearch {
             for k in 1..<length { scalar = UTF8Scalars.appending(key[base + b + k], to: scalar) }
             b += length
             depth += 1
-            if depth >= path.count { return }
+            if depth >= m + Int(maxTypos) + 2 { return }
             guard let next = budget(at: depth, scalar: scalar, limit: limit) else { return }
             limit = next
-            path[depth] = scalar
+            p[depth] = scalar
             computeRow(depth: depth, scalar: scalar)
         }
         visit(start.lo, start.hi, byteDepth: start.byteDepth, depth: depth, best: Int32.max, limit: limit)
@@ -152,7 +173,7 @@ struct TypoSearch {
         // Below a first character that may start a swap of the query's first two (see `budget`), the full budget
         // holds only once the swap is complete: a hit here needs the wrong-prefix budget.
         var hitLimit = limit
-        if depth == 1 && exactPrefix == 1 && limit == maxTypos && path[1] != q[0] { hitLimit = wrongPrefixTypos }
+        if depth == 1 && exactPrefix == 1 && limit == maxTypos && p[1] != q[0] { hitLimit = wrongPrefixTypos }
         // Before the exact prefix is complete, deleting the query's first characters is no match.
         if dm <= hitLimit && depth >= exactPrefix {
             if wholeWord {
@@ -272,7 +293,7 @@ struct TypoSearch {
                     add(q[j])
                 }
                 // A transposition continues with q[j - 1] only after q[j] (the swapped pair's first half).
-                if transpositions && j > 0 && j < m && q[j] == path[depth] {
+                if transpositions && j > 0 && j < m && q[j] == p[depth] {
                     if q[j - 1] >= 0x80 { return false }
                     add(q[j - 1])
                 }
@@ -321,7 +342,7 @@ struct TypoSearch {
     ) {
         let d = parent + 1
         guard let limit = budget(at: d, scalar: scalar, limit: limit) else { return }
-        path[d] = scalar
+        p[d] = scalar
         computeRow(depth: d, scalar: scalar)
         visit(lo, hi, byteDepth: byteDepth, depth: d, best: best, limit: limit)
     }
@@ -343,7 +364,7 @@ struct TypoSearch {
             if onlyWrongPrefix && d == exactPrefix && limit == maxTypos { return nil }
             return limit
         }
-        if d == 2 && swaps && path[1] == q[1] && limit == maxTypos {
+        if d == 2 && swaps && p[1] == q[1] && limit == maxTypos {
             if scalar == q[0] { return onlyWrongPrefix ? nil : limit }
             if wrongPrefixTypos == 0 { return nil }
             return min(limit, wrongPrefixTypos)
@@ -359,7 +380,7 @@ struct TypoSearch {
         let prev = (d - 1) * width
         let cur = d * width
         let prev2 = (d - 2) * width
-        let previousScalar = d > 1 ? path[d - 1] : UInt32.max
+        let previousScalar = d > 1 ? p[d - 1] : UInt32.max
         let k = Int(maxTypos)
         let cap = maxTypos + 1
         let low = max(1, d - k)
@@ -388,13 +409,14 @@ struct TypoSearch {
         }
     }
 
+    /// Byte `depth` of sorted key `i` (longer than `depth`), read through the pointers `run` holds.
     @inline(__always)
-    private func byte(_ i: Int, _ depth: Int) -> UInt8 { index.byte(i, depth) }
+    private func byte(_ i: Int, _ depth: Int) -> UInt8 { keyBytes[Int(keyOffsets[i]) &+ depth] }
 
     @inline(__always)
     private func endingCount(_ lo: Int, _ hi: Int, _ depth: Int) -> Int {
         var i = lo
-        while i < hi && index.keyLength(i) == depth { i += 1 }
+        while i < hi && Int(keyOffsets[i + 1] &- keyOffsets[i]) == depth { i += 1 }
         return i - lo
     }
 
