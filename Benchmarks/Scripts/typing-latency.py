@@ -65,7 +65,7 @@ def run(binary: str, config: str, sessions: str) -> list[dict]:
             if ": steps: " in note:
                 for name, micros, work, _ in STEP.findall(note):
                     steps[name] = (float(micros), int(work or 0))
-        providers = {p["provider"]: p["micros"] for p in answer.get("providers", [])}
+        providers = answer.get("timings", {})
         keystrokes.append({"text": answer["text"], "micros": answer["micros"], "providers": providers,
                            "steps": steps})
     return keystrokes

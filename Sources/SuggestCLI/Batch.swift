@@ -17,7 +17,7 @@ struct Batch: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The JSON configuration file.")
     var config: String
 
-    @Flag(help: "Also give each provider's time per keystroke: \"providers\":[{\"provider\",\"micros\"}].")
+    @Flag(help: "Also give each provider's time per keystroke: \"timings\":{\"prefix\":3.5,\"fuzzy\":12.5}.")
     var diagnostics = false
 
     func run() async throws {

@@ -7,7 +7,7 @@ public struct BatchProcessor: Sendable {
     public var session = TypingSession()
     public var lastQuery = SearchQuery()
     public var lastResult: SuggestionResult? = nil
-    /// Whether each keystroke's answer also lists every provider's time (`"providers":[{"provider","micros"}]`).
+    /// Whether each keystroke's answer also gives every provider's time (`"timings":{"prefix":3.5,"fuzzy":12.5}`).
     public var reportsProviders = false
 
     public static var keys: [String] { BatchCommand.keys }

@@ -103,8 +103,8 @@ extension JSONBytes {
         byte(0x7D)
     }
 
-    /// The `suggest batch` answer for one keystroke; with `providers`, also each provider's time in microseconds
-    /// (`"providers":[{"provider":"fuzzy","micros":12.5}]`, in the engine's order).
+    /// The `suggest batch` answer for one keystroke; with `providers`, also each provider's time in microseconds,
+    /// by provider id in the engine's order (`"timings":{"prefix":3.5,"fuzzy":12.5}`).
     public mutating func result(_ result: SuggestionResult, text: String, providers: Bool = false) {
         raw("{\"text\":")
         quoted(text)
@@ -144,16 +144,14 @@ extension JSONBytes {
             strings(result.diagnostics.notes)
         }
         if providers {
-            raw(",\"providers\":[")
+            raw(",\"timings\":{")
             for (i, report) in result.diagnostics.providers.enumerated() {
                 if i > 0 { byte(0x2C) }
-                raw("{\"provider\":")
                 quoted(report.provider)
-                raw(",\"micros\":")
+                byte(0x3A)
                 micros(report.micros)
-                byte(0x7D)
             }
-            byte(0x5D)
+            byte(0x7D)
         }
         byte(0x7D)
     }
