@@ -53,19 +53,19 @@ struct RecentsLedger: Sendable {
         return aKey < bKey
     }
 
-    func rankKey(_ search: RecentSearch) -> Double {
+    func rankKey(_ search: RecentSearch) -> Double { Self.rankKey(search, halfLife: halfLife) }
+
+    /// `log2(score) + lastUsed / halfLife`: the order of these keys is the order of the searches' frecencies at any
+    /// one moment (every frecency decays by the same factor), so an order kept by them never goes stale.
+    static func rankKey(_ search: RecentSearch, halfLife: Double) -> Double {
         let score = search.score > 0 ? search.score : .leastNonzeroMagnitude
         return log2(score) + search.lastUsed.timeIntervalSince1970 / halfLife
     }
 
-    /// Adds `search` (one or more uses), merging it into the entry with the same key: uses add up, scores add up
-    /// after decaying the older to the newer's time, the newest display form wins.
-    mutating func add(_ search: RecentSearch) {
-        let key = search.key
-        guard var existing = entries[key]?.search else {
-            entries[key] = Entry(search: search, text: NormalizedText(search.title), rankKey: rankKey(search))
-            return
-        }
+    /// `existing` with the uses of `search` (same key) added: uses add up, scores add up after decaying the older to
+    /// the newer's time, the newest display form wins.
+    static func merged(_ existing: RecentSearch, with search: RecentSearch, halfLife: Double) -> RecentSearch {
+        var existing = existing
         let newer = search.lastUsed >= existing.lastUsed
         let gap = abs(search.lastUsed.timeIntervalSince(existing.lastUsed))
         let decay = exp2(-gap / halfLife)
@@ -81,8 +81,25 @@ struct RecentsLedger: Sendable {
             existing.lastUsed = search.lastUsed
             existing.query = search.query
         }
-        let text = newer && existing.title != entries[key]!.search.title ? NormalizedText(existing.title) : entries[key]!.text
+        return existing
+    }
+
+    /// Adds `search` (one or more uses), merging it into the entry with the same key: uses add up, scores add up
+    /// after decaying the older to the newer's time, the newest display form wins.
+    mutating func add(_ search: RecentSearch) {
+        let key = search.key
+        guard let old = entries[key] else {
+            entries[key] = Entry(search: search, text: NormalizedText(search.title), rankKey: rankKey(search))
+            return
+        }
+        let existing = Self.merged(old.search, with: search, halfLife: halfLife)
+        let text = existing.title != old.search.title ? NormalizedText(existing.title) : old.text
         entries[key] = Entry(search: existing, text: text, rankKey: rankKey(existing))
+    }
+
+    /// Puts `search` under `key` as it is (its text already folded), replacing any search with that key.
+    mutating func insert(key: String, _ search: RecentSearch, text: NormalizedText) {
+        entries[key] = Entry(search: search, text: text, rankKey: rankKey(search))
     }
 
     mutating func apply(_ change: RecentsChange) {

@@ -123,14 +123,30 @@ public final class JSONFileRecentsStore: RecentsStore {
         _ changes: [RecentsChange],
         merge: ([RecentSearch]?) throws -> [RecentSearch]
     ) throws -> [RecentSearch] {
-        if let reason = readOnlyReason.withLock({ $0 }) { throw RecentsStoreError.readOnly(path: path, reason: reason) }
-        let file = try target()
-        var info = stat()
-        if stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o222 == 0 {
-            // Nobody may write it: someone made it read-only on purpose. Read it, never replace it.
-            let mode = String(info.st_mode & 0o777, radix: 8)
-            throw RecentsStoreError.readOnly(path: path, reason: "the file is read-only (mode 0\(mode))")
-        }
+        try commitReportingVersion(changes, merge: merge).merged
+    }
+
+    /// What the base and the journal were after one writer's commit: while both are still so (same identities,
+    /// checked under the lock), nobody else wrote, and that writer may append its next changes without reading them
+    /// (``append(_:ifUnchangedSince:)``).
+    struct Version: Sendable, Equatable {
+        var base: [Int]?
+        var journal: [Int]?
+        var baseID: String?
+        var baseBytes: Int
+        var baseEntries: Int
+        var journalLines: Int
+        var journalBytes: Int
+        var journalIsStale: Bool
+    }
+
+    /// ``commit(_:merge:)``, also saying what the files are now and whether the base was rewritten (then it holds
+    /// exactly `merged`; otherwise the base and journal hold everything read plus `changes`).
+    func commitReportingVersion(
+        _ changes: [RecentsChange],
+        merge: ([RecentSearch]?) throws -> [RecentSearch]
+    ) throws -> (merged: [RecentSearch], version: Version?, compacted: Bool) {
+        let file = try writableTarget()
         return try withFileLock(file) {
             let (stored, problem) = try readForUpdate(file)
             if let problem, !problem.isCorrupt || problem.movedTo == nil { throw problem }
@@ -142,13 +158,65 @@ public final class JSONFileRecentsStore: RecentsStore {
                 if stored.journal.lineCount + changes.count <= lineLimit,
                     stored.journal.validBytes + lines.count <= stored.baseBytes
                 {
-                    try append(lines, to: file, after: stored)
-                    return merged
+                    let end = try append(lines, to: file, after: stored)
+                    let version = Version(
+                        base: Self.identity(file), journal: Self.identity(Self.journalPath(file)),
+                        baseID: stored.baseID, baseBytes: stored.baseBytes, baseEntries: stored.baseEntries,
+                        journalLines: stored.journal.lineCount + changes.count, journalBytes: end, journalIsStale: false
+                    )
+                    return (merged, version, false)
                 }
             }
-            try compact(merged, into: file)
-            return merged
+            let (id, bytes) = try compact(merged, into: file)
+            let version = Version(
+                base: Self.identity(file), journal: nil, baseID: id, baseBytes: bytes, baseEntries: merged.count,
+                journalLines: 0, journalBytes: 0, journalIsStale: true
+            )
+            return (merged, version, true)
         }
+    }
+
+    /// Appends `changes` to the journal (one `write` and an `fsync`) when the files are still as `version` says —
+    /// nobody wrote since — and the journal has room (the limits of ``commit(_:merge:)``): no reading, decoding or
+    /// merging, so its cost does not grow with the number of searches.
+    /// - Returns: the files' new version; nil when someone else wrote or compaction is due (then use
+    ///   ``commit(_:merge:)``).
+    func append(_ changes: [RecentsChange], ifUnchangedSince version: Version) throws -> Version? {
+        guard !changes.isEmpty, version.base != nil, version.baseBytes >= journalFromBaseBytes else { return nil }
+        let file = try writableTarget()
+        let journalPath = Self.journalPath(file)
+        return try withFileLock(file) {
+            guard Self.identity(file) == version.base, Self.identity(journalPath) == version.journal else { return nil }
+            let lines = try RecentsJournal.lines(changes)
+            guard version.journalLines + changes.count <= max(1_000, version.baseEntries / 4),
+                version.journalBytes + lines.count <= version.baseBytes
+            else { return nil }
+            var stored = Stored(searches: [])
+            stored.baseID = version.baseID
+            stored.journal.validBytes = version.journalBytes
+            stored.journal.lineCount = version.journalLines
+            stored.journal.isStale = version.journalIsStale
+            let end = try append(lines, to: file, after: stored)
+            var next = version
+            next.journal = Self.identity(journalPath)
+            next.journalLines += changes.count
+            next.journalBytes = end
+            next.journalIsStale = false
+            return next
+        }
+    }
+
+    /// The file to write: `path` or its link's target; throws when it must not be written.
+    private func writableTarget() throws -> String {
+        if let reason = readOnlyReason.withLock({ $0 }) { throw RecentsStoreError.readOnly(path: path, reason: reason) }
+        let file = try target()
+        var info = stat()
+        if stat(file, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o222 == 0 {
+            // Nobody may write it: someone made it read-only on purpose. Read it, never replace it.
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw RecentsStoreError.readOnly(path: path, reason: "the file is read-only (mode 0\(mode))")
+        }
+        return file
     }
 
     /// Device, inode, size and modification time of `file`; nil if it cannot be read.
@@ -369,7 +437,9 @@ public final class JSONFileRecentsStore: RecentsStore {
 
     /// Rewrites the base atomically with `searches` and a new journal id, then removes the journal (a writer that
     /// dies in between leaves a journal naming the old id: it is ignored and replaced).
-    private func compact(_ searches: [RecentSearch], into file: String) throws {
+    /// - Returns: the base's journal id and size.
+    @discardableResult
+    private func compact(_ searches: [RecentSearch], into file: String) throws -> (id: String, bytes: Int) {
         let id = UUID().uuidString
         let data = try RecentsFile.encode(searches, journal: id)
         cachedBase.withLock { $0 = nil }
@@ -379,11 +449,14 @@ public final class JSONFileRecentsStore: RecentsStore {
             let base = CachedBase(identity: identity, searches: searches, baseID: id, bytes: data.count)
             cachedBase.withLock { $0 = base }
         }
+        return (id, data.count)
     }
 
     /// Appends `lines` to the journal with one write and an `fsync`: after its last whole line (a torn line left by
     /// a writer that died is cut off first), or, when it follows another base or is missing, as a new journal.
-    private func append(_ lines: Data, to file: String, after stored: Stored) throws {
+    /// - Returns: the journal's size after them.
+    @discardableResult
+    private func append(_ lines: Data, to file: String, after stored: Stored) throws -> Int {
         let journalPath = Self.journalPath(file)
         let fd = open(journalPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ioError("open \(journalPath)") }
@@ -421,6 +494,7 @@ public final class JSONFileRecentsStore: RecentsStore {
         }
         guard close(fd) == 0 else { throw ioError("write \(journalPath)") }
         if fresh { syncDirectory(file) }
+        return offset + length
     }
 
     /// Temporary files left by a writer that died. Only called under the lock, when no other writer is active.
