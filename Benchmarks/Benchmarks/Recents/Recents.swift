@@ -4,7 +4,8 @@ import SuggestCore
 import SuggestRecents
 
 /// Recent searches: one keystroke of the `recent` provider over 1,000 remembered searches (budget: p50 5 µs,
-/// p99 20 µs), and the same keystrokes through the engine.
+/// p99 20 µs), the same keystrokes through the engine, and `submit` to a provider already at its capacity of 100,
+/// 1,000 or 100,000 searches (budget at 1,000: p99 100 µs; at 100,000: 1 ms), in memory and with a JSON file store.
 ///
 /// The searches are made up from a fixed word list with a fixed seed (no data file needed): 1,000 distinct
 /// searches of 1 to 4 words, used 1 to 5 times over 60 days.
@@ -64,6 +65,98 @@ let keystrokes: [PreparedQuery] = {
     return texts.flatMap { text in (1...text.count).map { PreparedQuery(SearchQuery(text: String(text.prefix($0)))) } }
 }()
 
+/// Distinct made-up searches of 1 to 4 words, from `rng`, none of them in `seen` (which they are added to).
+func distinctSearches(_ count: Int, rng: inout SplitMix, seen: inout Set<String>) -> [String] {
+    var texts: [String] = []
+    texts.reserveCapacity(count)
+    while texts.count < count {
+        let n = 1 + rng.next(4)
+        let text = (0..<n).map { _ in words[rng.next(words.count)] }.joined(separator: " ")
+        if seen.insert(text).inserted { texts.append(text) }
+    }
+    return texts
+}
+
+/// Submits to a provider already at its capacity: four in five submits are a new search (one search is evicted),
+/// one in five makes an earlier search again (it moves to the front). The clock moves a minute per submit.
+final class Submits: @unchecked Sendable {
+    // Used by one benchmark at a time: set up, then driven from the benchmark's closure only.
+    let capacity: Int
+    let withFile: Bool
+    var provider: RecentsProvider?
+    var rng = SplitMix(state: 7)
+    var seen = Set<String>()
+    var earlier: [String] = []
+    var fresh: [String] = []
+    let clock = ClockBox(Date(timeIntervalSince1970: 1_795_000_000))
+    var folder: String?
+
+    init(capacity: Int, withFile: Bool) {
+        self.capacity = capacity
+        self.withFile = withFile
+    }
+
+    func setUp() throws {
+        guard provider == nil else { return }
+        earlier = distinctSearches(capacity, rng: &rng, seen: &seen)
+        fresh = distinctSearches(20_000, rng: &rng, seen: &seen)
+        let start = clock.now
+        // Uses spread over the 60 days before the first submit, 1 to 3 each.
+        let searches = earlier.map { text in
+            let last = start.addingTimeInterval(-Double(1 + rng.next(60 * 86_400)))
+            return (text, last.timeIntervalSince1970, 1 + rng.next(3))
+        }
+        let clock = self.clock
+        if withFile {
+            let folder = NSTemporaryDirectory() + "suggest-recents-bench-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            self.folder = folder
+            let path = folder + "/recents.json"
+            let entries: [[String: Any]] = searches.map { text, last, uses in
+                ["text": text, "uses": uses, "score": Double(uses), "firstUsed": last, "lastUsed": last]
+            }
+            let data = try JSONSerialization.data(withJSONObject: ["version": 1, "entries": entries])
+            try data.write(to: URL(fileURLWithPath: path))
+            provider = RecentsProvider(
+                store: JSONFileRecentsStore(path: path),
+                options: .init(capacity: capacity),
+                now: { clock.now }
+            )
+        } else {
+            let provider = RecentsProvider(options: .init(capacity: capacity), now: { clock.now })
+            for (text, last, uses) in searches.sorted(by: { $0.1 < $1.1 }) {
+                clock.now = Date(timeIntervalSince1970: last)
+                for _ in 0..<uses { provider.record(SearchQuery(text: text)) }
+            }
+            clock.now = start
+            self.provider = provider
+        }
+        precondition(provider!.searches.count == capacity)
+    }
+
+    func submit(_ benchmark: Benchmark) {
+        let provider = provider!
+        let text: String
+        if rng.next(5) == 0 {
+            text = earlier[rng.next(earlier.count)]
+        } else {
+            text = fresh.isEmpty ? distinctSearches(1, rng: &rng, seen: &seen)[0] : fresh.removeLast()
+            earlier.append(text)
+        }
+        clock.now = clock.now.addingTimeInterval(60)
+        let query = SearchQuery(text: text)
+        benchmark.startMeasurement()
+        blackHole(provider.record(query))
+        benchmark.stopMeasurement()
+    }
+
+    func tearDown() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        folder = nil
+        provider = nil
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
@@ -96,6 +189,26 @@ let benchmarks: @Sendable () -> Void = {
         var session = TypingSession()
         for i in benchmark.scaledIterations {
             blackHole(engine.suggestions(for: queries[i % queries.count], session: &session))
+        }
+    }
+
+    for capacity in [100, 1_000, 100_000] {
+        for withFile in [false, true] {
+            let submits = Submits(capacity: capacity, withFile: withFile)
+            let store = withFile ? "JSON file store" : "memory only"
+            Benchmark(
+                "Recents submit, capacity \(capacity == 100_000 ? "100,000" : capacity == 1_000 ? "1,000" : "100"), full, \(store)",
+                configuration: .init(
+                    metrics: [.wallClock, .mallocCountTotal],
+                    timeUnits: .microseconds,
+                    warmupIterations: 1,
+                    maxDuration: .seconds(15),
+                    maxIterations: 2_000
+                ),
+                closure: { benchmark in submits.submit(benchmark) },
+                setup: { try submits.setUp() },
+                teardown: { submits.tearDown() }
+            )
         }
     }
 }
