@@ -173,7 +173,7 @@ public final class RecentsProvider: ConfigurableProvider {
         var ledger = RecentsLedger(loaded, halfLife: halfLife)
         ledger.remove(excludedBy: options.exclusion)
         ledger.evict(toCapacity: max(0, options.capacity))
-        // One index build (it was built twice: empty of notes, then again by `reindex()`).
+        // The index is built once here; from now on changes update it in place.
         let notes = loadProblem.map { [$0] } ?? []
         var state = State(
             synced: ledger,

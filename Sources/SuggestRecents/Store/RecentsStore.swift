@@ -25,6 +25,8 @@ public protocol RecentsStore: Sendable {
 
     /// Saves `changes` made since the last commit: under the store's own exclusion (a transaction, a file lock),
     /// reads what is stored now, calls `merge` with it and stores what `merge` returns, which it also returns.
+    /// `merge` works on every stored search, so a commit costs O(n log n) for n searches (the built-in
+    /// ``JSONFileRecentsStore`` skips it when nobody else wrote since the provider's last commit: it appends).
     /// Pass nil to `merge` when what is stored cannot be read any more; the provider then merges onto what it last
     /// knew.
     /// - Throws: when the changes could not be saved; the provider keeps them and tries again on its next change.
@@ -35,6 +37,9 @@ public protocol RecentsStore: Sendable {
 }
 
 /// Keeps searches in memory only; share one instance between providers to share their searches.
+///
+/// Each commit merges the whole list (O(n log n) per submit for n searches): for tests and small histories. A
+/// provider without a store (`"ephemeral": true`) keeps its searches in memory without that cost.
 public final class InMemoryRecentsStore: RecentsStore {
     private let stored: Locked<[RecentSearch]>
 
