@@ -39,11 +39,14 @@ extension FuzzyIndex {
 
     /// The number of words of sorted key `i` (canonical keys: words joined by single spaces).
     func wordCount(_ i: Int) -> Int {
-        let key = prefixIndex.sortedKey(at: i)
-        if key.isEmpty { return 0 }
-        var count = 1
-        for b in key where b == 0x20 { count += 1 }
-        return count
+        prefixIndex.withUnsafeSortedKeys { offsets, bytes in
+            let start = Int(offsets[i])
+            let end = Int(offsets[i + 1])
+            if start == end { return 0 }
+            var count = 1
+            for k in start..<end where bytes[k] == 0x20 { count += 1 }
+            return count
+        }
     }
 
     /// The sorted positions whose keys start with `prefix` (all of them for an empty prefix).
