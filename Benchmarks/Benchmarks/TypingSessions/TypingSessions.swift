@@ -15,6 +15,11 @@ import Suggest
 /// each target is submitted after its last keystroke (outside the measurement), as the quality report's `iid`
 /// sessions do, so that the recent searches fill up as they would for a person.
 ///
+/// Misspelt typing (from the files `Benchmarks/Scripts/typing_sessions.py` writes in `Benchmarks/.data/sessions/`):
+/// for each data set and each misspelling source (codespell's list, nlpaug's natural noise), misspellings typed letter
+/// by letter, and the same corrected with backspace, through the whole engine; every keystroke (backspaces too) is
+/// one sample.
+///
 /// "Submitting …" measures `submit` (one per target, recent provider alone, default capacity 100).
 ///
 /// p99.9 is not in package-benchmark's default table: each benchmark also prints its own summary line
@@ -40,18 +45,46 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
+/// One action of a typing session: a keystroke (measured), a submitted search, or a new session.
+enum Step: Sendable {
+    case text(String)
+    case submit(String)
+    case reset
+}
+
+/// The sessions of a `Benchmarks/Scripts/typing_sessions.py` file (`suggest batch` lines: `{"text":…}`,
+/// `{"submit":…}`, `{"reset":true}`), or nil when the file is missing.
+func sessionSteps(_ file: String) -> [Step]? {
+    guard let data = FileManager.default.contents(atPath: dataFolder + "/sessions/" + file) else { return nil }
+    var steps: [Step] = []
+    for line in data.split(separator: UInt8(ascii: "\n")) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
+        if let text = object["text"] as? String {
+            steps.append(.text(text))
+        } else if let text = object["submit"] as? String {
+            steps.append(.submit(text))
+        } else if object["reset"] != nil {
+            steps.append(.reset)
+        }
+    }
+    return steps
+}
+
 /// One data set: its file, the targets drawn from it, and their keystrokes.
 final class DataSet: Sendable {
     let name: String
+    /// The data set's name in the session files' names (`words`, `pypi`).
+    let sessionName: String
     let path: String
     let targets: [String]
-    /// Every keystroke of typing every target: the text so far, and the target when it is its last keystroke.
-    let steps: [(text: String, finished: String?)]
+    /// Every keystroke of typing every target, each target submitted after its last keystroke, then a new session.
+    let steps: [Step]
     let cache = DictionaryCache()
 
     /// Reads `text<TAB>weight` lines and draws the targets; nil (after printing how to make it) if the file is missing.
-    init?(name: String, file: String, seed: UInt64) {
+    init?(name: String, sessionName: String, file: String, seed: UInt64) {
         self.name = name
+        self.sessionName = sessionName
         path = dataFolder + "/" + file
         guard let data = FileManager.default.contents(atPath: path) else {
             FileHandle.standardError.write(
@@ -89,7 +122,7 @@ final class DataSet: Sendable {
             return String(texts[low])
         }
         steps = targets.flatMap { target in
-            (1...target.count).map { n in (String(target.prefix(n)), n == target.count ? target : nil) }
+            (1...target.count).map { n in Step.text(String(target.prefix(n))) } + [.submit(target), .reset]
         }
     }
 
@@ -118,40 +151,54 @@ let tokens = #"""
 final class Typist: @unchecked Sendable {
     let data: DataSet
     let providers: [String]
+    let steps: [Step]
     let submits: Bool
     var engine: SuggestionEngine?
     var session = TypingSession()
     var next = 0
     var nanoseconds: [UInt64] = []
 
-    init(_ data: DataSet, _ providers: [String]) {
+    /// Types `steps` (by default the data set's targets drawn by weight) with an engine of `providers`.
+    init(_ data: DataSet, _ providers: [String], steps: [Step]? = nil) {
         self.data = data
         self.providers = providers
+        self.steps = steps ?? data.steps
         submits = providers.contains(recent)
     }
+
+    /// The number of measured keystrokes.
+    var keystrokes: Int { steps.count(where: { if case .text = $0 { true } else { false } }) }
 
     /// Builds the engine (indexes are built once per data set) before the first keystroke is measured.
     func setUp() {
         if engine == nil { engine = data.engine(providers) }
-        nanoseconds.reserveCapacity(data.steps.count)
+        nanoseconds.reserveCapacity(keystrokes)
     }
 
+    /// The next keystroke, measured; submits (where the engine holds a recent provider) and new sessions before it
+    /// are not.
     func keystroke(_ benchmark: Benchmark) {
         let engine = engine!
-        let step = data.steps[next % data.steps.count]
-        next += 1
-        let query = SearchQuery(text: step.text)
-        benchmark.startMeasurement()
-        let start = DispatchTime.now().uptimeNanoseconds
-        let result = engine.suggestions(for: query, session: &session)
-        let end = DispatchTime.now().uptimeNanoseconds
-        benchmark.stopMeasurement()
-        blackHole(result)
-        nanoseconds.append(end - start)
-        if let target = step.finished {
-            if submits { engine.submit(SearchQuery(text: target)) }
-            // A new search starts a new typing session, as in an app (and in `suggest batch` after a submit).
-            session.reset()
+        while true {
+            let step = steps[next % steps.count]
+            next += 1
+            switch step {
+            case .text(let text):
+                let query = SearchQuery(text: text)
+                benchmark.startMeasurement()
+                let start = DispatchTime.now().uptimeNanoseconds
+                let result = engine.suggestions(for: query, session: &session)
+                let end = DispatchTime.now().uptimeNanoseconds
+                benchmark.stopMeasurement()
+                blackHole(result)
+                nanoseconds.append(end - start)
+                return
+            case .submit(let text):
+                if submits { engine.submit(SearchQuery(text: text)) }
+            case .reset:
+                // A new search starts a new typing session, as in an app (and in `suggest batch` after a submit).
+                session.reset()
+            }
         }
     }
 
@@ -196,8 +243,8 @@ final class Submitter: @unchecked Sendable {
 
 let benchmarks: @Sendable () -> Void = {
     let dataSets = [
-        DataSet(name: "PyPI names", file: "pypi-names.tsv", seed: 1),
-        DataSet(name: "English words", file: "words-200k.tsv", seed: 2),
+        DataSet(name: "PyPI names", sessionName: "pypi", file: "pypi-names.tsv", seed: 1),
+        DataSet(name: "English words", sessionName: "words", file: "words-200k.tsv", seed: 2),
     ].compactMap { $0 }
     for data in dataSets {
         let prefix = data.dictionary("prefix")
@@ -219,12 +266,42 @@ let benchmarks: @Sendable () -> Void = {
                     timeUnits: .microseconds,
                     warmupIterations: 0,
                     maxDuration: .seconds(300),
-                    maxIterations: data.steps.count
+                    maxIterations: typist.keystrokes
                 ),
                 closure: { benchmark in typist.keystroke(benchmark) },
                 setup: { typist.setUp() },
                 teardown: { typist.summary(name) }
             )
+        }
+        // Misspelt typing, from `typing_sessions.py`'s files: each source's misspellings typed letter by letter, and
+        // corrected with backspace, through the whole engine.
+        for kind in ["misspelled", "backspace"] {
+            for source in ["codespell", "natural"] {
+                let file = "\(data.sessionName)-\(kind)-\(source).jsonl"
+                guard let steps = sessionSteps(file) else {
+                    FileHandle.standardError.write(
+                        Data(
+                            "TypingSessions: \(file) is missing, skipped (python3 Benchmarks/Scripts/typing_sessions.py)\n"
+                                .utf8))
+                    continue
+                }
+                let typist = Typist(data, [recent, prefix, fuzzy], steps: steps)
+                let how = kind == "misspelled" ? "misspelt" : "misspelt then corrected with backspace"
+                let name = "Typing \(data.name) \(how) (\(source)), recent+prefix+fuzzy (top 10)"
+                Benchmark(
+                    name,
+                    configuration: .init(
+                        metrics: [.wallClock, .mallocCountTotal],
+                        timeUnits: .microseconds,
+                        warmupIterations: 0,
+                        maxDuration: .seconds(300),
+                        maxIterations: typist.keystrokes
+                    ),
+                    closure: { benchmark in typist.keystroke(benchmark) },
+                    setup: { typist.setUp() },
+                    teardown: { typist.summary(name) }
+                )
+            }
         }
         let submitter = Submitter(data)
         Benchmark(
