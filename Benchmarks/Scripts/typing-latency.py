@@ -2,7 +2,7 @@
 """Per-keystroke latency of typing sessions through `suggest batch`, and where the slow keystrokes spent their time.
 
 Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessions GLOB] [--slow MICROS]
-           [--provider-extra JSON] [--runs K] [--examples K]
+           [--provider-extra JSON] [--runs K] [--examples K] [--plain]
   Sessions: the files Benchmarks/Scripts/typing_sessions.py writes (Benchmarks/.data/sessions/*.jsonl; made first
   when missing). Each file is typed by one `suggest batch --diagnostics` process with the configuration
   `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},
@@ -38,9 +38,9 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[index]
 
 
-def configuration(dictionary: str, extra: dict) -> str:
+def configuration(dictionary: str, extra: dict, profile: bool) -> str:
     prefix = {"type": "prefix", "dictionary": dictionary, **extra}
-    fuzzy = {"type": "fuzzy", "dictionary": dictionary, "profile": True, **extra}
+    fuzzy = {"type": "fuzzy", "dictionary": dictionary, **({"profile": True} if profile else {}), **extra}
     config = {"version": 1, "limit": 10, "providers": [{"type": "recent"}, prefix, fuzzy]}
     handle, path = tempfile.mkstemp(suffix=".suggest.json", dir=DATA)
     with os.fdopen(handle, "w") as f:
@@ -48,10 +48,10 @@ def configuration(dictionary: str, extra: dict) -> str:
     return path
 
 
-def run(binary: str, config: str, sessions: str) -> list[dict]:
+def run(binary: str, config: str, sessions: str, plain: bool) -> list[dict]:
     """Every keystroke's answer: text, micros, providers' micros, the fuzzy steps."""
     with open(sessions, "rb") as stdin:
-        done = subprocess.run([binary, "batch", "--diagnostics", "--config", config], stdin=stdin,
+        done = subprocess.run([binary, "batch", *([] if plain else ["--diagnostics"]), "--config", config], stdin=stdin,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     if done.returncode != 0:
         sys.exit(f"typing-latency: suggest batch failed on {sessions}: {done.stderr.decode(errors='replace')}")
@@ -110,6 +110,8 @@ def main() -> None:
     parser.add_argument("--provider-extra", default="{}")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--examples", type=int, default=5)
+    parser.add_argument("--plain", action="store_true",
+                        help="no --diagnostics and no profile (for a build that has neither): latency only")
     args = parser.parse_args()
     files = sorted(glob.glob(args.sessions))
     if not files:
@@ -118,8 +120,8 @@ def main() -> None:
         files = sorted(glob.glob(args.sessions))
     extra = json.loads(args.provider_extra)
     configs = {
-        "words": configuration(os.path.join(DATA, "words-200k.tsv"), extra),
-        "pypi": configuration(os.path.join(DATA, "pypi-names.tsv"), extra),
+        "words": configuration(os.path.join(DATA, "words-200k.tsv"), extra, not args.plain),
+        "pypi": configuration(os.path.join(DATA, "pypi-names.tsv"), extra, not args.plain),
     }
     header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
     if args.runs > 1:
@@ -131,7 +133,7 @@ def main() -> None:
         for path in files:
             name = os.path.basename(path).removesuffix(".jsonl")
             dataset = name.split("-", 1)[0]
-            runs = [run(args.bin, configs[dataset], path) for _ in range(args.runs)]
+            runs = [run(args.bin, configs[dataset], path, args.plain) for _ in range(args.runs)]
             p99s = [percentile(sorted(k["micros"] for k in r), 0.99) for r in runs]
             median = sorted(range(len(runs)), key=lambda i: p99s[i])[len(runs) // 2]
             lines = report(name, runs[median], args.slow, args.examples, p99s)
