@@ -49,6 +49,11 @@ extension FuzzyMatcher {
         let masks = index.masks
         let prefixIndex = index.prefixIndex
         let weights = index.dictionary.weights
+        // The most the fzf score can multiply a popularity by (every character a doubled boundary bonus, no gap;
+        // bytes bound characters): a key whose weight times this cannot beat the weakest of a full top `limit` is
+        // not scored.
+        let bestBoost = Self.boost(SubsequenceScorer.maximumScore(length: pattern.count) - baseline)
+        prefixIndex.withUnsafeSortedKeys { keyOffsets, keyBytes in
         masks.withUnsafeBufferPointer { maskBuffer in
         index.dictionary.textBytes.withUnsafeBufferPointer { text in
         pattern.withUnsafeBufferPointer { patternBuffer in
@@ -64,25 +69,32 @@ extension FuzzyMatcher {
                     stopped = true
                     return nil
                 }
-                return prefixIndex.sortedKey(at: position).withUnsafeBufferPointer { key -> Int32? in
-                    let length = key.count
-                    let camel = keyMask & FuzzyIndex.camelBit != 0
-                    if !camel && !needsOriginal
-                        && !SubsequenceScorer.abbreviates(patternBytes, patternCount, key.baseAddress!, length)
-                    {
+                let start = Int(keyOffsets[position])
+                let key = UnsafeBufferPointer(rebasing: keyBytes[start..<Int(keyOffsets[position + 1])])
+                let length = key.count
+                let camel = keyMask & FuzzyIndex.camelBit != 0
+                if !camel && !needsOriginal {
+                    if !SubsequenceScorer.abbreviates(patternBytes, patternCount, key.baseAddress!, length) {
                         return nil
                     }
-                    var original: UnsafeBufferPointer<UInt8>? = nil
-                    if needsOriginal || camel {
-                        let range = index.dictionary.textRange(at: index.entry(at: position))
-                        if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
+                    // An abbreviation (a survivor for the next keystroke) that cannot enter the top `limit`.
+                    if best.count >= limit, let weakest = best.min,
+                        weights[index.entry(at: position)] * bestBoost < weakest.popularity
+                    {
+                        return Self.unscored
                     }
-                    return scorer.score(key: key, original: original, positions: nil)
                 }
+                var original: UnsafeBufferPointer<UInt8>? = nil
+                if needsOriginal || camel {
+                    let range = index.dictionary.textRange(at: index.entry(at: position))
+                    if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
+                }
+                return scorer.score(key: key, original: original, positions: nil)
             }
             var piece = 0
             @inline(__always) func keep(_ position: Int, _ score: Int32) {
                 survivors.append(Int32(position))
+                if score == Self.unscored { return }
                 // Keys already offered with at most the typo budget, exact matches and other scopes are not repeated.
                 while piece < pieces.count && Int(pieces[piece].hi) <= position { piece += 1 }
                 if piece < pieces.count && Int(pieces[piece].lo) <= position { return }
@@ -116,6 +128,7 @@ extension FuzzyMatcher {
         }
         }
         }
+        }
         // A scan cut short is not narrowed from: the next keystroke scans afresh.
         scanCut = stopped
         state?.pattern = stopped ? [] : pattern
@@ -140,6 +153,9 @@ extension FuzzyMatcher {
             candidates.append(subsequenceCandidate(position, positions: positions, popularity: scored.popularity))
         }
     }
+
+    /// The score of an abbreviation not scored because it could not enter the top `limit`.
+    static let unscored = Int32.min
 
     /// Whether an abbreviation's alignment matches a vowel of the pattern (after its first character) inside a
     /// word of the key: not at its start, a word separator before it, nor at a camelCase hump.
