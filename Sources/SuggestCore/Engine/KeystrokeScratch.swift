@@ -135,9 +135,10 @@ struct SelectionCounts: Sendable {
 }
 
 extension KeystrokeScratch {
-    /// Takes back the candidate and report arrays of a finished keystroke for the next one.
-    mutating func recycle(_ work: consuming SuggestionEngine.Work) {
-        swap(&outputs, &work.outputs)
-        swap(&reports, &work.reports)
+    /// Keeps the candidate and report arrays of a finished keystroke for the next one (they are reused in
+    /// place once `work` is gone).
+    mutating func recycle(_ work: SuggestionEngine.Work) {
+        outputs = work.outputs
+        reports = work.reports
     }
 }
