@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// A problem in a dictionary file, at `file:line`.
 public struct DictionaryError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
@@ -44,60 +52,126 @@ public enum DictionaryLoader: Sendable {
     }
 
     /// Parses TSV bytes.
+    ///
+    /// One pass over the bytes with no allocation per line: lines and tabs are found in the buffer, an ASCII text
+    /// needs no UTF-8 check, and a weight of plain digits is read directly. A line that does not take the fast path
+    /// goes through ``parseLine(_:_:_:into:)``, which also words every error.
+    /// - Complexity: O(n) in the number of bytes.
     public static func parse(
         _ bytes: [UInt8],
         source: String,
         lenient: Bool = false
     ) throws(DictionaryError) -> WeightedDictionary {
         var builder = WeightedDictionary.Builder()
-        builder.textBytes.reserveCapacity(bytes.count)
+        builder.reserveCapacity(bytes: bytes.count, entries: bytes.count / 12 + 16)
         var skipped = 0
-        // The lines as every text file is read (a byte order mark skipped, `\r\n` accepted).
-        for line in TextLines(bytes) {
-            let lineNumber = line.number
-            let start = line.range.lowerBound
-            let lineEnd = line.range.upperBound
-            // Blank (whitespace only) and comment lines.
-            var firstNonSpace = start
-            while firstNonSpace < lineEnd && (bytes[firstNonSpace] == 0x20 || bytes[firstNonSpace] == 0x09) {
-                firstNonSpace += 1
-            }
-            if firstNonSpace == lineEnd || bytes[firstNonSpace] == UInt8(ascii: "#") { continue }
-
-            if let problem = parseLine(bytes, start, lineEnd, into: &builder) {
-                if lenient {
-                    skipped += 1
-                    continue
+        let failure: (line: Int, message: String)? = bytes.withUnsafeBufferPointer { buffer in
+            // The lines as every text file is read (`TextLines`: a byte order mark skipped, `\r\n` accepted).
+            let count = buffer.count
+            var lineStart = buffer.starts(with: JSONParser.byteOrderMark) ? 3 : 0
+            var lineNumber = 0
+            while lineStart < count {
+                lineNumber += 1
+                let newline = Self.firstNewline(buffer, from: lineStart)
+                var lineEnd = newline
+                if lineEnd > lineStart && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                let start = lineStart
+                lineStart = newline + 1
+                // Blank (whitespace only) and comment lines.
+                var firstNonSpace = start
+                while firstNonSpace < lineEnd && (buffer[firstNonSpace] == 0x20 || buffer[firstNonSpace] == 0x09) {
+                    firstNonSpace += 1
                 }
-                throw DictionaryError(file: source, line: lineNumber, message: problem)
+                if firstNonSpace == lineEnd || buffer[firstNonSpace] == UInt8(ascii: "#") { continue }
+
+                if Self.appendSimpleLine(buffer, start, lineEnd, into: &builder) { continue }
+                if let problem = parseLine(bytes, start, lineEnd, into: &builder) {
+                    if lenient {
+                        skipped += 1
+                        continue
+                    }
+                    return (lineNumber, problem)
+                }
             }
+            return nil
         }
+        if let failure { throw DictionaryError(file: source, line: failure.line, message: failure.message) }
         return builder.build(source: source, skippedLines: skipped)
+    }
+
+    /// The index of the first `\n` at or after `from`, or `buffer.count`.
+    @inline(__always)
+    static func firstNewline(_ buffer: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard let base = buffer.baseAddress, from < buffer.count else { return buffer.count }
+        guard let found = memchr(base + from, 0x0A, buffer.count - from) else { return buffer.count }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Appends the line `start..<end` when it is of the common, unambiguous kind — ASCII text with something other
+    /// than spaces, then optionally a tab and a weight of 1 to 15 plain digits, and no scope — and returns true;
+    /// returns false, having appended nothing, for every other line (``parseLine(_:_:_:into:)`` then reads it).
+    /// The entries appended are exactly those ``parseLine(_:_:_:into:)`` would append.
+    @inline(__always)
+    static func appendSimpleLine(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+        into builder: inout WeightedDictionary.Builder
+    ) -> Bool {
+        var k = start
+        var high: UInt8 = 0
+        var onlySpaces = true
+        while k < end {
+            let b = buffer[k]
+            if b == 0x09 { break }
+            high |= b
+            if b != 0x20 { onlySpaces = false }
+            k += 1
+        }
+        guard high < 0x80, !onlySpaces else { return false }
+        let textEnd = k
+        var weight = 1.0
+        if textEnd < end {
+            let digitsStart = textEnd + 1
+            let digitCount = end - digitsStart
+            guard digitCount >= 1 && digitCount <= 15 else { return false }
+            var value: UInt64 = 0
+            for i in digitsStart..<end {
+                let digit = buffer[i] &- 0x30
+                guard digit < 10 else { return false }
+                value = value &* 10 &+ UInt64(digit)
+            }
+            // At most 15 digits: below 2^53, so the conversion is exact (what `Double("…")` gives).
+            weight = Double(value)
+        }
+        builder.appendEntry(text: UnsafeBufferPointer(rebasing: buffer[start..<textEnd]), weight: weight)
+        return true
     }
 
     /// Appends one entry, or returns what is wrong with the line.
     static func parseLine(_ bytes: [UInt8], _ start: Int, _ end: Int, into builder: inout WeightedDictionary.Builder)
         -> String?
     {
-        var tabs: [Int] = []
+        var tabCount = 0
+        var firstTab = end
+        var secondTab = end
         var k = start
         while k < end {
             if bytes[k] == 0x09 {
-                tabs.append(k)
-                if tabs.count > 2 { return "too many columns (expected text<TAB>weight[<TAB>scope])" }
+                tabCount += 1
+                if tabCount == 1 { firstTab = k } else if tabCount == 2 { secondTab = k }
+                if tabCount > 2 { return "too many columns (expected text<TAB>weight[<TAB>scope])" }
             }
             k += 1
         }
-        let textEnd = tabs.first ?? end
+        let textEnd = firstTab
         let text = bytes[start..<textEnd]
         if text.allSatisfy({ $0 == 0x20 }) { return "no text before the weight" }
-        if let bad = JSONParser.firstInvalidUTF8(Array(text)) {
+        if text.contains(where: { $0 >= 0x80 }), let bad = JSONParser.firstInvalidUTF8(Array(text)) {
             return "invalid UTF-8 at column byte \(bad + 1)"
         }
         var weight = 1.0
-        if tabs.count >= 1 {
-            let weightEnd = tabs.count >= 2 ? tabs[1] : end
-            let field = String(decoding: bytes[(tabs[0] + 1)..<weightEnd], as: UTF8.self)
+        if tabCount >= 1 {
+            let weightEnd = secondTab
+            let field = String(decoding: bytes[(firstTab + 1)..<weightEnd], as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces)
             guard let value = Double(field) else {
                 return field.isEmpty ? "missing weight after the tab" : "weight \"\(field)\" is not a number"
@@ -107,8 +181,8 @@ public enum DictionaryLoader: Sendable {
             weight = value
         }
         var scope: String? = nil
-        if tabs.count == 2 {
-            let field = bytes[(tabs[1] + 1)..<end]
+        if tabCount == 2 {
+            let field = bytes[(secondTab + 1)..<end]
             if JSONParser.firstInvalidUTF8(Array(field)) != nil { return "invalid UTF-8 in the scope" }
             let name = String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces)
             if name.isEmpty { return "empty scope after the second tab" }

@@ -74,6 +74,23 @@ public struct WeightedDictionary: Sendable {
         var scopeNames: [String] = []
         var scopeLookup: [String: UInt16] = [:]
 
+        /// Reserves room for about `entries` entries holding `bytes` bytes of text.
+        mutating func reserveCapacity(bytes: Int, entries: Int) {
+            textBytes.reserveCapacity(bytes)
+            textOffsets.reserveCapacity(entries + 1)
+            weights.reserveCapacity(entries)
+            scopeIndices.reserveCapacity(entries)
+        }
+
+        /// Appends an entry without a scope.
+        @inline(__always)
+        mutating func appendEntry(text: UnsafeBufferPointer<UInt8>, weight: Double) {
+            textBytes.append(contentsOf: text)
+            textOffsets.append(UInt32(textBytes.count))
+            weights.append(weight)
+            scopeIndices.append(0)
+        }
+
         mutating func append(_ text: String, weight: Double, scope: String?) {
             textBytes.append(contentsOf: text.utf8)
             appendEntry(weight: weight, scope: scope)
