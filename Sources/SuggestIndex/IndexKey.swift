@@ -21,25 +21,29 @@ public enum IndexKey: Sendable {
         }
         let start = key.count
         if isASCII {
-            var pendingSpace = false
-            var previousLower = false
-            for b in text {
-                let folded = asciiFold(b)
-                if TextNormalizer.isSeparator(folded) {
-                    pendingSpace = key.count > start
-                    previousLower = false
-                    continue
+            asciiKeyBytes.withUnsafeBufferPointer { table in
+                var pendingSpace = false
+                var previousLower = false
+                var written = 0
+                for b in text {
+                    let folded = table[Int(b)]
+                    if folded == 0 {
+                        pendingSpace = written > 0
+                        previousLower = false
+                        continue
+                    }
+                    if pendingSpace {
+                        key.append(0x20)
+                        written += 1
+                        wordStarts.append(written)
+                        pendingSpace = false
+                    } else if b &- 0x41 < 26 && previousLower && written > 0 {
+                        wordStarts.append(written)
+                    }
+                    previousLower = b &- 0x61 < 26
+                    key.append(folded)
+                    written += 1
                 }
-                let isUpper = b >= 0x41 && b <= 0x5A
-                if pendingSpace {
-                    key.append(0x20)
-                    wordStarts.append(key.count - start)
-                    pendingSpace = false
-                } else if isUpper && previousLower && key.count > start {
-                    wordStarts.append(key.count - start)
-                }
-                previousLower = b >= 0x61 && b <= 0x7A
-                key.append(folded)
             }
             return
         }
@@ -156,6 +160,12 @@ public enum IndexKey: Sendable {
             }
         }
         return isASCII
+    }
+
+    /// For each ASCII byte, its folded key byte, or 0 when the folded byte separates words.
+    static let asciiKeyBytes: [UInt8] = (0..<128).map { b in
+        let folded = asciiFold(UInt8(b))
+        return TextNormalizer.isSeparator(folded) ? 0 : folded
     }
 
     @inline(__always)
