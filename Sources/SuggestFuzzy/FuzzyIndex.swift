@@ -37,29 +37,43 @@ public struct FuzzyIndex: Sendable {
     }
 
     /// The fuzzy extras over a (shared) prefix index.
-    /// - Complexity: O(n) over the keys.
+    /// - Complexity: O(n) over the keys, on two cores.
     public init(_ prefixIndex: PrefixIndex) {
         self.prefixIndex = prefixIndex
         let n = prefixIndex.count
         let dictionary = prefixIndex.dictionary
-        var masks = [UInt32](repeating: 0, count: n)
-        dictionary.textBytes.withUnsafeBufferPointer { text in
-            for i in 0..<n {
-                var mask: UInt32 = 0
-                for b in prefixIndex.sortedKey(at: i) { mask |= Self.maskBit(b) }
-                let original = dictionary.textRange(at: prefixIndex.entry(atSortedPosition: i))
-                var k = original.lowerBound + 1
-                while k < original.upperBound {
-                    let a = text[k - 1]
-                    let b = text[k]
-                    if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
-                        mask |= Self.camelBit
-                        break
+        let table = (0..<256).map { Self.maskBit(UInt8($0)) }
+        let masks = [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
+            table.withUnsafeBufferPointer { table in
+                dictionary.textBytes.withUnsafeBufferPointer { text in
+                    dictionary.textOffsets.withUnsafeBufferPointer { offsets in
+                        func fill(_ positions: Range<Int>) {
+                            for i in positions {
+                                var mask: UInt32 = 0
+                                for depth in 0..<prefixIndex.sortedKeyLength(at: i) {
+                                    mask |= table[Int(prefixIndex.sortedKeyByte(at: i, depth: depth))]
+                                }
+                                let entry = prefixIndex.entry(atSortedPosition: i)
+                                var k = Int(offsets[entry]) + 1
+                                let end = Int(offsets[entry + 1])
+                                while k < end {
+                                    let a = text[k - 1]
+                                    let b = text[k]
+                                    if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
+                                        mask |= Self.camelBit
+                                        break
+                                    }
+                                    k += 1
+                                }
+                                buffer[i] = mask
+                            }
+                        }
+                        // Each half of the keys on its own core (they write disjoint elements).
+                        Parallel.run(if: n >= 16_384) { fill(0..<(n / 2)) } and: { fill((n / 2)..<n) }
                     }
-                    k += 1
                 }
-                masks[i] = mask
             }
+            count = n
         }
         self.masks = masks
         top = n >= TopLevels.minimumCount ? TopLevels(prefixIndex) : nil
