@@ -86,6 +86,23 @@ struct PrefixIndexBuildTests {
         #expect(index.infixRanks.values == expected.infixRanks)
     }
 
+    @Test func aSavedIndexLoadsBackEqual() throws {
+        let index = PrefixIndex(dictionary: Self.dictionary(count: 40_000, seed: 11))
+        let loaded = try index.serialized().withUnsafeBytes { try PrefixIndex(serialized: $0) }
+        #expect(loaded.order == index.order)
+        #expect(loaded.keyBytes == index.keyBytes)
+        #expect(loaded.keyOffsets == index.keyOffsets)
+        #expect(loaded.prefixRanks.values == index.prefixRanks.values)
+        #expect(loaded.prefixRanks.table == index.prefixRanks.table)
+        #expect(loaded.infixPositions == index.infixPositions)
+        #expect(loaded.infixOffsets == index.infixOffsets)
+        #expect(loaded.infixRanks.values == index.infixRanks.values)
+        #expect(loaded.twins == index.twins)
+        #expect(loaded.twins.contains { $0 != 0 })
+        #expect(loaded.dictionary.textBytes == index.dictionary.textBytes)
+        #expect(loaded.dictionary.weights == index.dictionary.weights)
+    }
+
     @Test func zeroAndNegativeZeroWeightsRankAlike() {
         let dictionary = WeightedDictionary(entries: [("b", -0.0, nil), ("a", 0, nil), ("c", 2, nil), ("dd", 0, nil)])
         let index = PrefixIndex(dictionary: dictionary)
