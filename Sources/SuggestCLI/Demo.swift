@@ -36,13 +36,13 @@ struct Demo: ParsableCommand {
             }
             indexLine = "prefix index: \(source)"
         }
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        let elapsed = ContinuousClock.now - start
         Console.out("swift-suggest demo — \(engine.slots.count) providers: "
             + engine.slots.map(\.provider.id).joined(separator: ", "))
         if let indexLine { Console.out(indexLine) }
-        let rounded = JSONWriter.number((milliseconds * 10).rounded() / 10)
-        Console.out("start-up (configuration, indexes, warm-up): \(rounded) ms")
+        Console.out(
+            LoadReport.line(entries: LoadReport.entryCount(engine.slots), elapsed: elapsed)
+                + " (configuration, indexes, warm-up)")
         #if DEBUG
             Console.out("(a debug build: keystroke times are several times those of `swift run -c release suggest demo`)")
         #endif
@@ -78,5 +78,43 @@ struct Demo: ParsableCommand {
         let empty = engine.suggestions(for: SearchQuery(), session: &session)
         for s in empty.suggestions.prefix(show) { Console.out("  \(s.section): \(s.title)") }
         if empty.suggestions.isEmpty { Console.out("  (nothing: no recent-searches provider in this configuration)") }
+    }
+}
+
+/// The start-up line `suggest demo` and `suggest serve` print: how many dictionary entries the providers loaded, and
+/// how long reading the configuration and building or loading their indexes took.
+enum LoadReport {
+    /// The entries of the distinct dictionaries that the prefix and fuzzy providers of `slots` hold (a dictionary
+    /// that both providers share counts once).
+    static func entryCount(_ slots: [ProviderSlot]) -> Int {
+        var counts: [String: Int] = [:]
+        for slot in slots {
+            if let prefix = slot.provider as? PrefixProvider {
+                let dictionary = prefix.index.base.dictionary
+                counts[dictionary.source] = dictionary.count
+            } else if let fuzzy = slot.provider as? FuzzyProvider {
+                counts[fuzzy.index.dictionary.source] = fuzzy.index.count
+            }
+        }
+        return counts.values.reduce(0, +)
+    }
+
+    /// `loaded 886,323 entries in 0.84 s`.
+    static func line(entries: Int, elapsed: Duration) -> String {
+        let (seconds, attoseconds) = elapsed.components
+        let total = Double(seconds) + Double(attoseconds) / 1e18
+        let time = total < 0.1 ? String(format: "%.1f ms", total * 1000) : String(format: "%.2f s", total)
+        return "loaded \(grouped(entries)) entries in \(time)"
+    }
+
+    /// `886323` → `886,323`.
+    static func grouped(_ value: Int) -> String {
+        let digits = Array(String(value.magnitude))
+        var out = ""
+        for (i, digit) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return value < 0 ? "-" + out : out
     }
 }

@@ -57,9 +57,13 @@ struct Serve: AsyncParsableCommand {
 
     /// Runs the server until it is stopped (SIGINT or SIGTERM: graceful shutdown).
     func run() async throws {
+        let start = ContinuousClock.now
         var configuration = try ConfigurationLoader.load(config)
+        let elapsed = ContinuousClock.now - start
         var logger = Logger(label: "suggest.serve") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        // Reading the configuration built (or loaded) the providers' indexes.
+        logger.info("\(LoadReport.line(entries: LoadReport.entryCount(configuration.slots), elapsed: elapsed))")
         // The engines' own messages (a provider that failed, a missed deadline) at the same level.
         var engineLogger = Logger(label: "swift-suggest") { StreamLogHandler.standardError(label: $0) }
         engineLogger.logLevel = logger.logLevel
