@@ -12,7 +12,10 @@ struct DictionaryLoaderFastPathTests {
             let range = line.range
             let firstNonSpace = bytes[range].firstIndex { $0 != 0x20 && $0 != 0x09 } ?? range.upperBound
             if firstNonSpace == range.upperBound || bytes[firstNonSpace] == UInt8(ascii: "#") { continue }
-            #expect(DictionaryLoader.parseLine(bytes, range.lowerBound, range.upperBound, into: &builder) == nil)
+            let problem = bytes.withUnsafeBufferPointer {
+                DictionaryLoader.parseLine($0, range.lowerBound, range.upperBound, into: &builder)
+            }
+            #expect(problem == nil)
         }
         return builder.build(source: "general", skippedLines: 0)
     }
@@ -47,6 +50,43 @@ struct DictionaryLoaderFastPathTests {
         #expect(fast.scopeNames == general.scopeNames)
         #expect(fast.weights[4] == 999_999_999_999_999)
         #expect(fast.weights[5] == 9_999_999_999_999_999)
+    }
+
+    /// A file of a megabyte or more is read in two halves on two cores.
+    @Test func largeFilesReadInHalvesGiveTheSameDictionary() throws {
+        var text = ""
+        var i = 0
+        while text.utf8.count < (1 << 20) + 5_000 {
+            text += i % 7 == 0 ? "word\(i) café\t\(i % 100)\r\n" : "word-\(i)\t\(i)\n"
+            if i % 1_000 == 0 { text += "# comment\n\n" }
+            i += 1
+        }
+        text += "last\t3"
+        let halves = try #require(DictionaryLoader.parseHalves(Array(text.utf8)))
+        let whole = try DictionaryLoader.parse(Array(text.utf8), source: "general")
+        let general = Self.general(text)
+        for dictionary in [halves.build(source: "general", skippedLines: 0), whole] {
+            #expect(dictionary.textBytes == general.textBytes)
+            #expect(dictionary.textOffsets == general.textOffsets)
+            #expect(dictionary.weights == general.weights)
+            #expect(dictionary.scopeIndices == general.scopeIndices)
+        }
+    }
+
+    @Test func aBadLineInTheSecondHalfOfALargeFileNamesItsLine() {
+        var text = ""
+        var lines = 0
+        while text.utf8.count < (1 << 20) * 3 / 2 {
+            text += "entry number \(lines)\t\(lines)\n"
+            lines += 1
+        }
+        text += "bad\tweight\n"
+        #expect(throws: DictionaryError(file: "d.tsv", line: lines + 1, message: "weight \"weight\" is not a number")) {
+            try DictionaryLoader.parse(Array(text.utf8), source: "d.tsv")
+        }
+        let lenient = try? DictionaryLoader.parse(Array(text.utf8), source: "d.tsv", lenient: true)
+        #expect(lenient?.count == lines)
+        #expect(lenient?.skippedLines == 1)
     }
 
     @Test(arguments: [

@@ -62,41 +62,85 @@ public enum DictionaryLoader: Sendable {
         source: String,
         lenient: Bool = false
     ) throws(DictionaryError) -> WeightedDictionary {
+        if let halves = parseHalves(bytes) { return halves.build(source: source, skippedLines: 0) }
         var builder = WeightedDictionary.Builder()
         builder.reserveCapacity(bytes: bytes.count, entries: bytes.count / 12 + 16)
-        var skipped = 0
-        let failure: (line: Int, message: String)? = bytes.withUnsafeBufferPointer { buffer in
-            // The lines as every text file is read (`TextLines`: a byte order mark skipped, `\r\n` accepted).
-            let count = buffer.count
-            var lineStart = buffer.starts(with: JSONParser.byteOrderMark) ? 3 : 0
-            var lineNumber = 0
-            while lineStart < count {
-                lineNumber += 1
-                let newline = Self.firstNewline(buffer, from: lineStart)
-                var lineEnd = newline
-                if lineEnd > lineStart && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                let start = lineStart
-                lineStart = newline + 1
-                // Blank (whitespace only) and comment lines.
-                var firstNonSpace = start
-                while firstNonSpace < lineEnd && (buffer[firstNonSpace] == 0x20 || buffer[firstNonSpace] == 0x09) {
-                    firstNonSpace += 1
-                }
-                if firstNonSpace == lineEnd || buffer[firstNonSpace] == UInt8(ascii: "#") { continue }
-
-                if Self.appendSimpleLine(buffer, start, lineEnd, into: &builder) { continue }
-                if let problem = parseLine(bytes, start, lineEnd, into: &builder) {
-                    if lenient {
-                        skipped += 1
-                        continue
-                    }
-                    return (lineNumber, problem)
-                }
-            }
-            return nil
+        let start = bytes.starts(with: JSONParser.byteOrderMark) ? 3 : 0
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            parseLines(buffer, start..<buffer.count, lenient: lenient, into: &builder)
         }
-        if let failure { throw DictionaryError(file: source, line: failure.line, message: failure.message) }
-        return builder.build(source: source, skippedLines: skipped)
+        if let failure = result.failure {
+            throw DictionaryError(file: source, line: failure.line, message: failure.message)
+        }
+        return builder.build(source: source, skippedLines: result.skipped)
+    }
+
+    /// A large file's two halves (split at a line end) parsed on two cores and joined; nil when the file is small or
+    /// when either half has a bad line or a scope (the caller then parses the whole file on one thread, which words
+    /// errors with their line numbers and numbers scopes in file order).
+    static func parseHalves(_ bytes: [UInt8]) -> WeightedDictionary.Builder? {
+        guard bytes.count >= 1 << 20 else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> WeightedDictionary.Builder? in
+            let start = buffer.starts(with: JSONParser.byteOrderMark) ? 3 : 0
+            let split = firstNewline(buffer, from: buffer.count / 2) + 1
+            guard split < buffer.count else { return nil }
+            var first = WeightedDictionary.Builder()
+            var second = WeightedDictionary.Builder()
+            var firstIsClean = false
+            var secondIsClean = false
+            Parallel.run {
+                first.reserveCapacity(bytes: split - start, entries: (split - start) / 12 + 16)
+                let result = parseLines(buffer, start..<split, lenient: false, into: &first)
+                firstIsClean = result.failure == nil && first.scopeNames.isEmpty
+            } and: {
+                second.reserveCapacity(bytes: buffer.count - split, entries: (buffer.count - split) / 12 + 16)
+                let result = parseLines(buffer, split..<buffer.count, lenient: false, into: &second)
+                secondIsClean = result.failure == nil && second.scopeNames.isEmpty
+            }
+            guard firstIsClean && secondIsClean else { return nil }
+            first.append(contentsOf: second)
+            return first
+        }
+    }
+
+    /// Parses the lines in `range` (which starts at a line start) into `builder`: the first bad line, its number
+    /// counted from the range's start, and the number of bad lines skipped when `lenient`.
+    static func parseLines(
+        _ buffer: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        lenient: Bool,
+        into builder: inout WeightedDictionary.Builder
+    ) -> (failure: (line: Int, message: String)?, skipped: Int) {
+        // The lines as every text file is read (`TextLines`: `\r\n` accepted).
+        var lineStart = range.lowerBound
+        let count = range.upperBound
+        var lineNumber = 0
+        var skipped = 0
+        while lineStart < count {
+            lineNumber += 1
+            var newline = Self.firstNewline(buffer, from: lineStart)
+            if newline > count { newline = count }
+            var lineEnd = newline
+            if lineEnd > lineStart && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let start = lineStart
+            lineStart = newline + 1
+            // Blank (whitespace only) and comment lines.
+            var firstNonSpace = start
+            while firstNonSpace < lineEnd && (buffer[firstNonSpace] == 0x20 || buffer[firstNonSpace] == 0x09) {
+                firstNonSpace += 1
+            }
+            if firstNonSpace == lineEnd || buffer[firstNonSpace] == UInt8(ascii: "#") { continue }
+
+            if Self.appendSimpleLine(buffer, start, lineEnd, into: &builder) { continue }
+            if let problem = parseLine(buffer, start, lineEnd, into: &builder) {
+                if lenient {
+                    skipped += 1
+                    continue
+                }
+                return ((lineNumber, problem), skipped)
+            }
+        }
+        return (nil, skipped)
     }
 
     /// The index of the first `\n` at or after `from`, or `buffer.count`.
@@ -147,9 +191,9 @@ public enum DictionaryLoader: Sendable {
     }
 
     /// Appends one entry, or returns what is wrong with the line.
-    static func parseLine(_ bytes: [UInt8], _ start: Int, _ end: Int, into builder: inout WeightedDictionary.Builder)
-        -> String?
-    {
+    static func parseLine(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, into builder: inout WeightedDictionary.Builder
+    ) -> String? {
         var tabCount = 0
         var firstTab = end
         var secondTab = end
@@ -163,7 +207,7 @@ public enum DictionaryLoader: Sendable {
             k += 1
         }
         let textEnd = firstTab
-        let text = bytes[start..<textEnd]
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<textEnd])
         if text.allSatisfy({ $0 == 0x20 }) { return "no text before the weight" }
         if text.contains(where: { $0 >= 0x80 }), let bad = JSONParser.firstInvalidUTF8(Array(text)) {
             return "invalid UTF-8 at column byte \(bad + 1)"
@@ -171,7 +215,7 @@ public enum DictionaryLoader: Sendable {
         var weight = 1.0
         if tabCount >= 1 {
             let weightEnd = secondTab
-            let field = String(decoding: bytes[(firstTab + 1)..<weightEnd], as: UTF8.self)
+            let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[(firstTab + 1)..<weightEnd]), as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces)
             guard let value = Double(field) else {
                 return field.isEmpty ? "missing weight after the tab" : "weight \"\(field)\" is not a number"
@@ -182,7 +226,7 @@ public enum DictionaryLoader: Sendable {
         }
         var scope: String? = nil
         if tabCount == 2 {
-            let field = bytes[(secondTab + 1)..<end]
+            let field = UnsafeBufferPointer(rebasing: bytes[(secondTab + 1)..<end])
             if JSONParser.firstInvalidUTF8(Array(field)) != nil { return "invalid UTF-8 in the scope" }
             let name = String(decoding: field, as: UTF8.self).trimmingCharacters(in: .whitespaces)
             if name.isEmpty { return "empty scope after the second tab" }

@@ -91,6 +91,16 @@ public struct WeightedDictionary: Sendable {
             scopeIndices.append(0)
         }
 
+        /// Appends the entries of a builder that has no scopes.
+        mutating func append(contentsOf other: Builder) {
+            let base = UInt32(textBytes.count)
+            textBytes.append(contentsOf: other.textBytes)
+            textOffsets.reserveCapacity(textOffsets.count + other.weights.count)
+            for offset in other.textOffsets.dropFirst() { textOffsets.append(base + offset) }
+            weights.append(contentsOf: other.weights)
+            scopeIndices.append(contentsOf: other.scopeIndices)
+        }
+
         mutating func append(_ text: String, weight: Double, scope: String?) {
             textBytes.append(contentsOf: text.utf8)
             appendEntry(weight: weight, scope: scope)
