@@ -50,6 +50,7 @@ let package = Package(
             name: "PrefixIndex",
             dependencies: [
                 .product(name: "SuggestPrefix", package: suggestPackage),
+                .product(name: "SuggestFuzzy", package: suggestPackage),
                 .product(name: "SuggestIndex", package: suggestPackage),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

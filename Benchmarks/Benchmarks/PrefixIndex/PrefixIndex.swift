@@ -1,17 +1,22 @@
 import Benchmark
 import Foundation
 import SuggestCore
+import SuggestFuzzy
 import SuggestIndex
 import SuggestPrefix
 
 /// The prefix index on the 1M-entry corpus (Benchmarks/.data/corpus-1m.tsv, made by Scripts/make-corpus.sh):
 /// build, load of a saved index, top-10 for 1- to 6-letter prefixes through the index-level API (reused buffer,
 /// no allocation), the same through the provider (candidates with matched ranges), a typing session, and the
-/// memory per entry (custom metric, also printed).
+/// memory per entry (custom metric, also printed). Start-up on the 886k PyPI names
+/// (Benchmarks/.data/pypi-names.tsv, made by Scripts/quality-report.sh): from the TSV file to the prefix index and
+/// the fuzzy provider's extras, and the load of the saved index.
 
 let corpusPath = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent(".data/corpus-1m.tsv").path
+
+let pypiPath = URL(fileURLWithPath: corpusPath).deletingLastPathComponent().appendingPathComponent("pypi-names.tsv").path
 
 let corpus: WeightedDictionary = {
     guard FileManager.default.fileExists(atPath: corpusPath) else {
@@ -58,7 +63,37 @@ let typingKeystrokes: [String] = {
     return searches.flatMap { text in (1...text.count).map { String(text.prefix($0)) } }
 }()
 
+/// The start-up benchmarks on the PyPI names (registered whether or not the 1M corpus exists).
+func startUpBenchmarks() {
+    guard FileManager.default.fileExists(atPath: pypiPath) else {
+        FileHandle.standardError.write(
+            Data("PrefixIndex: \(pypiPath) is missing, the start-up benchmarks are skipped; make it with `bash Benchmarks/Scripts/quality-report.sh`\n".utf8))
+        return
+    }
+    Benchmark(
+        "PrefixIndex start-up: 886k PyPI names from TSV (read, parse, fold, sort, index, fuzzy extras)",
+        configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(30), maxIterations: 10)
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let dictionary = try DictionaryLoader.load(path: pypiPath)
+            let prefix = PrefixIndex.fingerprinted(dictionary: dictionary, path: pypiPath, lenient: false)
+            blackHole(FuzzyIndex(prefix))
+        }
+    }
+    Benchmark(
+        "PrefixIndex start-up: load the saved index of 886k PyPI names",
+        configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 30)
+    ) { benchmark in
+        let path = NSTemporaryDirectory() + "/swift-suggest-pypi-bench.idx"
+        let dictionary = try DictionaryLoader.load(path: pypiPath)
+        try PrefixIndex.fingerprinted(dictionary: dictionary, path: pypiPath, lenient: false).write(toFile: path)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(try PrefixIndex(contentsOfFile: path)) }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
+    startUpBenchmarks()
     // Without the corpus, say how to make it and register nothing (instead of stopping at registration).
     guard FileManager.default.fileExists(atPath: corpusPath) else {
         FileHandle.standardError.write(
