@@ -38,47 +38,49 @@ extension PrefixIndex {
 
     /// The saved form of the index.
     public func serialized() -> [UInt8] {
-        var payload: [UInt8] = []
-        payload.reserveCapacity(indexByteCount + dictionary.textBytes.count + dictionaryByteCount + 1024)
+        // The header first, its length and checksum filled in at the end: the file is written into one buffer, once.
+        var file: [UInt8] = []
+        file.reserveCapacity(
+            Self.headerSize + indexByteCount + dictionary.textBytes.count + dictionaryByteCount + 1024)
+        file.append(contentsOf: Self.magic)
+        withUnsafeBytes(of: Self.formatVersion) { file.append(contentsOf: $0) }
+        withUnsafeBytes(of: Self.byteOrderMark) { file.append(contentsOf: $0) }
+        file.append(contentsOf: repeatElement(0, count: Self.headerSize - file.count))
         let meta: [UInt64] = [
             UInt64(count), UInt64(infixPositions.count), UInt64(dictionary.skippedLines),
             sourceFingerprint == nil ? 0 : 1, sourceFingerprint?.byteCount ?? 0, sourceFingerprint?.hash ?? 0,
             (sourceFingerprint?.lenient ?? false) ? 1 : 0,
         ]
-        Self.appendSection(meta, to: &payload)
-        Self.appendSection(Array(dictionary.source.utf8), to: &payload)
+        Self.appendSection(meta, to: &file)
+        Self.appendSection(Array(dictionary.source.utf8), to: &file)
         var names: [UInt8] = []
         for name in dictionary.scopeNames {
             let utf8 = Array(name.utf8)
             withUnsafeBytes(of: UInt32(utf8.count)) { names.append(contentsOf: $0) }
             names.append(contentsOf: utf8)
         }
-        Self.appendSection(names, to: &payload)
-        Self.appendSection(dictionary.textBytes, to: &payload)
-        Self.appendSection(dictionary.textOffsets, to: &payload)
-        Self.appendSection(dictionary.weights, to: &payload)
-        Self.appendSection(dictionary.scopeIndices, to: &payload)
-        Self.appendSection(order, to: &payload)
-        Self.appendSection(keyBytes, to: &payload)
-        Self.appendSection(keyOffsets, to: &payload)
-        Self.appendSection(prefixRanks.values, to: &payload)
-        Self.appendSection(prefixRanks.table, to: &payload)
-        Self.appendSection(infixPositions, to: &payload)
-        Self.appendSection(infixOffsets, to: &payload)
-        Self.appendSection(infixRanks.values, to: &payload)
-        Self.appendSection(infixRanks.table, to: &payload)
+        Self.appendSection(names, to: &file)
+        Self.appendSection(dictionary.textBytes, to: &file)
+        Self.appendSection(dictionary.textOffsets, to: &file)
+        Self.appendSection(dictionary.weights, to: &file)
+        Self.appendSection(dictionary.scopeIndices, to: &file)
+        Self.appendSection(order, to: &file)
+        Self.appendSection(keyBytes, to: &file)
+        Self.appendSection(keyOffsets, to: &file)
+        Self.appendSection(prefixRanks.values, to: &file)
+        Self.appendSection(prefixRanks.table, to: &file)
+        Self.appendSection(infixPositions, to: &file)
+        Self.appendSection(infixOffsets, to: &file)
+        Self.appendSection(infixRanks.values, to: &file)
+        Self.appendSection(infixRanks.table, to: &file)
 
-        var out: [UInt8] = []
-        out.reserveCapacity(Self.headerSize + payload.count)
-        out.append(contentsOf: Self.magic)
-        withUnsafeBytes(of: Self.formatVersion) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: Self.byteOrderMark) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(payload.count)) { out.append(contentsOf: $0) }
-        let checksum = payload.withUnsafeBytes { Checksum.hash($0) }
-        withUnsafeBytes(of: checksum) { out.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt64(0)) { out.append(contentsOf: $0) }
-        out.append(contentsOf: payload)
-        return out
+        let payloadLength = UInt64(file.count - Self.headerSize)
+        file.withUnsafeMutableBytes { raw in
+            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[Self.headerSize...]))
+            raw.storeBytes(of: payloadLength, toByteOffset: 16, as: UInt64.self)
+            raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
+        }
+        return file
     }
 
     static func appendSection<T>(_ array: [T], to payload: inout [UInt8]) {
