@@ -119,7 +119,8 @@ extension PrefixIndex {
                             var split = 0
                             while split < buckets && infixStarts[split] < m * 2 / 5 { split += 1 }
                             Parallel.run(if: parallel) {
-                                ranks = Self.ranks(order: order, keyEnds: e, weights: dictionary.weights, scratch: items)
+                                ranks = Self.ranks(
+                                    order: order, keyEnds: e, weights: dictionary.weights, scratch: items)
                                 RadixSort.sortBuckets(
                                     infixItems, scratch: infixScratch, starts: infixStarts, buckets: 0..<split,
                                     strings: infixKeys)

@@ -260,7 +260,9 @@ struct Sections {
     let infixRankValues: [UInt32]
     let infixTable: [UInt32]
 
-    init(_ payload: UnsafeRawBufferPointer, fail: (PrefixIndexError.Code) -> PrefixIndexError) throws(PrefixIndexError) {
+    init(
+        _ payload: UnsafeRawBufferPointer, fail: (PrefixIndexError.Code) -> PrefixIndexError
+    ) throws(PrefixIndexError) {
         var reader = SectionReader(bytes: payload)
         func section<T>(_ type: T.Type, _ name: String) throws(PrefixIndexError) -> [T] {
             guard let array = reader.next(type) else { throw fail(.corrupt("section \(name) is cut short")) }

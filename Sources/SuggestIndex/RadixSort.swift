@@ -26,7 +26,9 @@ enum RadixSort {
     /// Sorts `items` by key, stably (equal keys keep their order), one byte per pass; a pass over a byte that is
     /// the same in every key is skipped. `scratch` has the same count; its contents afterwards are unspecified.
     /// - Complexity: O(n) per byte that varies.
-    static func sortByKey(_ items: UnsafeMutableBufferPointer<RadixItem>, scratch: UnsafeMutableBufferPointer<RadixItem>) {
+    static func sortByKey(
+        _ items: UnsafeMutableBufferPointer<RadixItem>, scratch: UnsafeMutableBufferPointer<RadixItem>
+    ) {
         let n = items.count
         guard n > 1 else { return }
         precondition(scratch.count >= n)

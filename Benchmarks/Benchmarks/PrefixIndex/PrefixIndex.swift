@@ -16,7 +16,8 @@ let corpusPath = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent(".data/corpus-1m.tsv").path
 
-let pypiPath = URL(fileURLWithPath: corpusPath).deletingLastPathComponent().appendingPathComponent("pypi-names.tsv").path
+let pypiPath = URL(fileURLWithPath: corpusPath).deletingLastPathComponent()
+    .appendingPathComponent("pypi-names.tsv").path
 
 let corpus: WeightedDictionary = {
     guard FileManager.default.fileExists(atPath: corpusPath) else {
@@ -67,12 +68,18 @@ let typingKeystrokes: [String] = {
 func startUpBenchmarks() {
     guard FileManager.default.fileExists(atPath: pypiPath) else {
         FileHandle.standardError.write(
-            Data("PrefixIndex: \(pypiPath) is missing, the start-up benchmarks are skipped; make it with `bash Benchmarks/Scripts/quality-report.sh`\n".utf8))
+            Data(
+                """
+                PrefixIndex: \(pypiPath) is missing, the start-up benchmarks are skipped; make it with \
+                `bash Benchmarks/Scripts/quality-report.sh`
+
+                """.utf8))
         return
     }
     Benchmark(
         "PrefixIndex start-up: 886k PyPI names from TSV (read, parse, fold, sort, index, fuzzy extras)",
-        configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(30), maxIterations: 10)
+        configuration: .init(
+            metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(30), maxIterations: 10)
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             let dictionary = try DictionaryLoader.load(path: pypiPath)
@@ -82,7 +89,8 @@ func startUpBenchmarks() {
     }
     Benchmark(
         "PrefixIndex start-up: load the saved index of 886k PyPI names",
-        configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 30)
+        configuration: .init(
+            metrics: [.wallClock], timeUnits: .milliseconds, maxDuration: .seconds(10), maxIterations: 30)
     ) { benchmark in
         let path = NSTemporaryDirectory() + "/swift-suggest-pypi-bench.idx"
         let dictionary = try DictionaryLoader.load(path: pypiPath)

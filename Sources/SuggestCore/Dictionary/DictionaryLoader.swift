@@ -215,7 +215,8 @@ public enum DictionaryLoader: Sendable {
         var weight = 1.0
         if tabCount >= 1 {
             let weightEnd = secondTab
-            let field = String(decoding: UnsafeBufferPointer(rebasing: bytes[(firstTab + 1)..<weightEnd]), as: UTF8.self)
+            let field = String(
+                decoding: UnsafeBufferPointer(rebasing: bytes[(firstTab + 1)..<weightEnd]), as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces)
             guard let value = Double(field) else {
                 return field.isEmpty ? "missing weight after the tab" : "weight \"\(field)\" is not a number"
