@@ -331,9 +331,16 @@ struct FuzzyMatcher {
     func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
         let entry = index.entry(at: position)
         let title = index.dictionary.text(at: entry)
-        let text = NormalizedText(title)
-        let end = min(matched, text.bytes.count)
-        let ranges = end > 0 ? [text.originalRange(of: 0..<end)] : []
+        let ranges: [Range<Int>]
+        let textRange = index.dictionary.textRange(at: entry)
+        if index.dictionary.textBytes[textRange].allSatisfy({ $0 < 0x80 }) {
+            // ASCII folds byte for byte: the folded prefix is the title's prefix (what `NormalizedText` gives).
+            ranges = Self.leadingRange(min(matched, textRange.count))
+        } else {
+            let text = NormalizedText(title)
+            let end = min(matched, text.bytes.count)
+            ranges = end > 0 ? [text.originalRange(of: 0..<end)] : []
+        }
         return SuggestionCandidate(
             title: title,
             matchedRanges: ranges,
@@ -342,6 +349,13 @@ struct FuzzyMatcher {
             popularity: index.weight(at: position)
         )
     }
+
+    /// `[0..<end]` (none for 0), shared: the common matched ranges are made once, not per candidate.
+    static func leadingRange(_ end: Int) -> [Range<Int>] {
+        end < leadingRanges.count ? leadingRanges[end] : (end > 0 ? [0..<end] : [])
+    }
+
+    static let leadingRanges: [[Range<Int>]] = (0..<128).map { $0 == 0 ? [] : [0..<$0] }
 
     /// The scalars of the query's longest word.
     static func longestWord(_ query: PreparedQuery) -> Int {
