@@ -99,7 +99,7 @@ enum LoadReport {
         return counts.values.reduce(0, +)
     }
 
-    /// `loaded 886,323 entries in 0.84 s`.
+    /// `loaded N entries in T` (N grouped by thousands; T in seconds, or in milliseconds under 0.1 s).
     static func line(entries: Int, elapsed: Duration) -> String {
         let (seconds, attoseconds) = elapsed.components
         let total = Double(seconds) + Double(attoseconds) / 1e18
