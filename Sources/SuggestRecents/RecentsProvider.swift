@@ -95,6 +95,13 @@ public final class RecentsProvider: ConfigurableProvider {
         /// Puts the current notes in the index (every keystroke reports them).
         mutating func renote() { index.notes = notes }
 
+        /// A save that failed: the file is read again before the next append, and every keystroke notes why.
+        mutating func failedToSave(_ error: any Error) {
+            fileVersion = nil
+            saveProblem = "could not save recent searches: \(error)"
+            renote()
+        }
+
         /// Builds the index again from `synced` with `pending` applied (after the store gave searches that other
         /// providers or processes changed).
         mutating func rebuild(capacity: Int, keepsEvicted: Bool) {
@@ -308,11 +315,7 @@ public final class RecentsProvider: ConfigurableProvider {
                         return nil
                     }
                 } catch {
-                    state.withLock { state in
-                        state.fileVersion = nil
-                        state.saveProblem = "could not save recent searches: \(error)"
-                        state.renote()
-                    }
+                    state.withLock { $0.failedToSave(error) }
                     return error
                 }
             }
@@ -368,11 +371,7 @@ public final class RecentsProvider: ConfigurableProvider {
                 }
                 return nil
             } catch {
-                state.withLock { state in
-                    state.fileVersion = nil
-                    state.saveProblem = "could not save recent searches: \(error)"
-                    state.renote()
-                }
+                state.withLock { $0.failedToSave(error) }
                 return error
             }
         }
