@@ -102,6 +102,9 @@ import time
 import unicodedata
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import typing_sessions  # noqa: E402 (the shared TSV reader and the second misspelling source)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.normpath(os.path.join(HERE, "..", ".data"))
 PYPI_LIST = "/work/.library/env/packages/pypi.tsv"
@@ -212,15 +215,7 @@ def prepare_misspellings(path: str, words_path: str) -> None:
 
 
 def read_tsv(path: str) -> list[tuple[str, int]]:
-    entries = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            text, _, rest = line.rstrip("\n").partition("\t")
-            weight = rest.split("\t", 1)[0]
-            entries.append((text, int(weight) if weight else 1))
-    return entries
+    return typing_sessions.read_weighted(path)
 
 
 # --------------------------------------------------------------------------------------------------- ideal
@@ -702,8 +697,6 @@ def main() -> int:
     natural_path = os.path.join(DATA, "misspellings-natural.tsv")
     if want_miss:
         prepare_misspellings(miss_path, words_path)
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import typing_sessions
         typing_sessions.prepare_natural(natural_path, {text for text, _ in read_tsv(words_path)})
 
     files = {"words": words_path, "pypi": pypi_path}

@@ -241,6 +241,23 @@ final class Submitter: @unchecked Sendable {
     }
 }
 
+/// One benchmark whose iterations are `typist`'s keystrokes, every one measured once.
+func register(_ typist: Typist, _ name: String) {
+    Benchmark(
+        name,
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal],
+            timeUnits: .microseconds,
+            warmupIterations: 0,
+            maxDuration: .seconds(300),
+            maxIterations: typist.keystrokes
+        ),
+        closure: { benchmark in typist.keystroke(benchmark) },
+        setup: { typist.setUp() },
+        teardown: { typist.summary(name) }
+    )
+}
+
 let benchmarks: @Sendable () -> Void = {
     let dataSets = [
         DataSet(name: "PyPI names", sessionName: "pypi", file: "pypi-names.tsv", seed: 1),
@@ -259,19 +276,7 @@ let benchmarks: @Sendable () -> Void = {
         for (label, providers) in engines {
             let typist = Typist(data, providers)
             let name = "Typing \(data.name), \(label) (1,000 targets by weight, top 10)"
-            Benchmark(
-                name,
-                configuration: .init(
-                    metrics: [.wallClock, .mallocCountTotal],
-                    timeUnits: .microseconds,
-                    warmupIterations: 0,
-                    maxDuration: .seconds(300),
-                    maxIterations: typist.keystrokes
-                ),
-                closure: { benchmark in typist.keystroke(benchmark) },
-                setup: { typist.setUp() },
-                teardown: { typist.summary(name) }
-            )
+            register(typist, name)
         }
         // Misspelt typing, from `typing_sessions.py`'s files: each source's misspellings typed letter by letter, and
         // corrected with backspace, through the whole engine.
@@ -288,19 +293,7 @@ let benchmarks: @Sendable () -> Void = {
                 let typist = Typist(data, [recent, prefix, fuzzy], steps: steps)
                 let how = kind == "misspelled" ? "misspelt" : "misspelt then corrected with backspace"
                 let name = "Typing \(data.name) \(how) (\(source)), recent+prefix+fuzzy (top 10)"
-                Benchmark(
-                    name,
-                    configuration: .init(
-                        metrics: [.wallClock, .mallocCountTotal],
-                        timeUnits: .microseconds,
-                        warmupIterations: 0,
-                        maxDuration: .seconds(300),
-                        maxIterations: typist.keystrokes
-                    ),
-                    closure: { benchmark in typist.keystroke(benchmark) },
-                    setup: { typist.setUp() },
-                    teardown: { typist.summary(name) }
-                )
+                register(typist, name)
             }
         }
         let submitter = Submitter(data)
