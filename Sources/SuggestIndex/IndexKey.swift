@@ -121,6 +121,13 @@ public enum IndexKey: Sendable {
     /// match (use `NormalizedText` and `TextMatcher` then: folding may change lengths there).
     public static func originalRanges(ofASCII text: String, keyRange: Range<Int>) -> [Range<Int>]? {
         var ranges: [Range<Int>] = []
+        return originalRanges(ofASCII: text, keyRange: keyRange, into: &ranges) ? ranges : nil
+    }
+
+    /// ``originalRanges(ofASCII:keyRange:)`` into `ranges`, replacing its contents and keeping its memory.
+    /// - Returns: false (and `ranges` unspecified) when a non-ASCII byte comes before the end of the match.
+    public static func originalRanges(ofASCII text: String, keyRange: Range<Int>, into ranges: inout [Range<Int>]) -> Bool {
+        ranges.removeAll(keepingCapacity: true)
         var isASCII = true
         var copy = text
         copy.withUTF8 { bytes in
@@ -152,7 +159,7 @@ public enum IndexKey: Sendable {
                 if c >= keyRange.upperBound { break }
             }
         }
-        return isASCII ? ranges : nil
+        return isASCII
     }
 
     /// For each ASCII byte, its folded key byte, or 0 when the folded byte separates words.

@@ -120,7 +120,23 @@ public final class LivePrefixIndex: Sendable {
         infix: Bool = true,
         buffer: inout PrefixIndex.SearchBuffer
     ) -> [Match] {
-        guard !query.isEmpty, limit > 0 else { return [] }
+        var matches: [Match] = []
+        search(query, limit: limit, infix: infix, buffer: &buffer, into: &matches)
+        return matches
+    }
+
+    /// ``search(_:limit:infix:buffer:)`` into `matches`, replacing its contents and keeping its memory. The text of
+    /// a base entry that `matches` already held (the previous keystroke's completions, mostly the same entries) is
+    /// reused rather than made again, so that a search over unchanged entries allocates nothing once `buffer` and
+    /// `matches` have grown.
+    public func search(
+        _ query: PreparedQuery,
+        limit: Int,
+        infix: Bool = true,
+        buffer: inout PrefixIndex.SearchBuffer,
+        into matches: inout [Match]
+    ) {
+        guard !query.isEmpty, limit > 0 else { return matches.removeAll(keepingCapacity: true) }
         let (base, hidden, added) = state.withLock { ($0.base, $0.hidden, $0.added) }
         // Overlay entries first: the base search then fetches as many more, so that after dropping the base
         // entries an added one shares its key with ("Café" added beside "cafe") the list is still full.
@@ -150,19 +166,33 @@ public final class LivePrefixIndex: Sendable {
             base.search(query, limit: fetch, infix: infix, into: &buffer) { !hidden.contains($0) }
         }
         let dictionary = base.dictionary
-        var matches = buffer.hits.map { hit in
-            Match(
-                text: dictionary.text(at: Int(hit.entry)),
-                weight: dictionary.weight(at: Int(hit.entry)),
-                scope: dictionary.scope(at: Int(hit.entry)),
-                tier: hit.tier,
-                entry: Int(hit.entry),
-                keyOffset: Int(hit.keyOffset)
+        // The previous matches stay at the end while the new ones are appended, so that their texts can be reused.
+        let previous = matches.count
+        for hit in buffer.hits {
+            let entry = Int(hit.entry)
+            var text: String? = nil
+            // The same entry of the same base (a compaction renumbers entries): the same text.
+            for k in 0..<previous where matches[k].entry == entry
+                && matches[k].text.utf8.elementsEqual(dictionary.textBytes[dictionary.textRange(at: entry)])
+            {
+                text = matches[k].text
+                break
+            }
+            matches.append(
+                Match(
+                    text: text ?? dictionary.text(at: entry),
+                    weight: dictionary.weight(at: entry),
+                    scope: dictionary.scope(at: entry),
+                    tier: hit.tier,
+                    entry: entry,
+                    keyOffset: Int(hit.keyOffset)
+                )
             )
         }
+        matches.removeFirst(previous)
         guard !extra.isEmpty else {
             if matches.count > limit { matches.removeLast(matches.count - limit) }
-            return matches
+            return
         }
         var keyed = matches.map { (match: $0, key: IndexKey.key($0.text)) }
         keyed.append(contentsOf: extra)
@@ -180,7 +210,6 @@ public final class LivePrefixIndex: Sendable {
         for item in keyed where matches.count < limit && seen.insert(item.key).inserted {
             matches.append(item.match)
         }
-        return matches
     }
 
     static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> (MatchTier, Int)? {

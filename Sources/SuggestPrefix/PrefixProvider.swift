@@ -1,6 +1,7 @@
 import Foundation
 public import SuggestCore
 public import SuggestIndex
+import Synchronization
 
 /// Completes what was typed from a weighted dictionary, most popular first (`"type": "prefix"`).
 ///
@@ -50,6 +51,8 @@ public final class PrefixProvider: ConfigurableProvider {
     public let infix: Bool
     /// The index with its live overlay.
     public let index: LivePrefixIndex
+    /// Memory the keystrokes reuse; a keystroke that finds it taken (another thread's) makes its own.
+    private let scratch = Mutex<Scratch?>(nil)
 
     /// A provider over a built (or loaded) index.
     public init(id: String = "prefix", index: PrefixIndex, infix: Bool = true) {
@@ -127,18 +130,21 @@ public final class PrefixProvider: ConfigurableProvider {
 
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
         guard !request.query.isEmpty else { return }
-        var buffer = PrefixIndex.SearchBuffer(capacity: request.limit)
-        let matches = index.search(request.query, limit: request.limit, infix: infix, buffer: &buffer)
+        var scratch = self.scratch.withLock { $0.take() } ?? Scratch(capacity: request.limit)
+        defer { self.scratch.withLock { $0 = scratch } }
+        index.search(request.query, limit: request.limit, infix: infix, buffer: &scratch.buffer, into: &scratch.matches)
         // The query's canonical key length: words joined by one space.
         var queryLength = request.query.words.count - 1
         for word in request.query.words { queryLength += word.count }
-        for match in matches {
+        for match in scratch.matches {
             // Matched ranges only for the returned results: a direct walk for ASCII titles, the engine's
             // standard matcher (which maps folded bytes back to the original) otherwise.
             let ranges =
                 IndexKey.originalRanges(
-                    ofASCII: match.text, keyRange: match.keyOffset..<(match.keyOffset + queryLength))
-                ?? TextMatcher.match(request.query, in: NormalizedText(match.text))?.1 ?? []
+                    ofASCII: match.text, keyRange: match.keyOffset..<(match.keyOffset + queryLength),
+                    into: &scratch.ranges)
+                ? scratch.issueRanges()
+                : TextMatcher.match(request.query, in: NormalizedText(match.text))?.1 ?? []
             output.append(
                 SuggestionCandidate(
                     title: match.text,
@@ -147,6 +153,39 @@ public final class PrefixProvider: ConfigurableProvider {
                     popularity: match.weight
                 )
             )
+        }
+    }
+
+    /// What a keystroke reuses: the index search's buffers, the matches, and the matched-range arrays handed out
+    /// before (prefix matches of one query all have the same ranges, and typing repeats them).
+    struct Scratch: Sendable {
+        var buffer: PrefixIndex.SearchBuffer
+        var matches: [LivePrefixIndex.Match] = []
+        /// The ranges being computed.
+        var ranges: [Range<Int>] = []
+        /// Range arrays given to candidates, shared by every later candidate with equal ranges.
+        var issued: [[Range<Int>]] = []
+        var nextIssued = 0
+
+        /// How many range arrays are kept for sharing.
+        static let issuedLimit = 16
+
+        init(capacity: Int) {
+            buffer = PrefixIndex.SearchBuffer(capacity: capacity)
+        }
+
+        /// An array equal to ``ranges``: one handed out before, or a new one (then kept for sharing).
+        mutating func issueRanges() -> [Range<Int>] {
+            guard !ranges.isEmpty else { return [] }
+            for array in issued where array == ranges { return array }
+            let fresh = Array(ranges[...])
+            if issued.count < Self.issuedLimit {
+                issued.append(fresh)
+            } else {
+                issued[nextIssued] = fresh
+                nextIssued = (nextIssued + 1) % Self.issuedLimit
+            }
+            return fresh
         }
     }
 

@@ -34,8 +34,8 @@ public final class SuggestionEngine: Sendable {
     /// message names its provider in the `suggest.source` metadata and is logged once until another replaces it
     /// (a note repeated on every keystroke is logged once). A keystroke with nothing to note logs nothing.
     public let logger: Logger
-    /// Times each completion was selected (merge key → count).
-    let selections = Mutex<[MergeKey: Int]>([:])
+    /// Times each completion was selected, by merge key.
+    let selections = Mutex(SelectionCounts())
     /// Section order and quotas, derived once.
     let layout: Layout
     /// What was logged last, per source (shared by engines made with the same memory, such as the per-user
@@ -82,7 +82,9 @@ public final class SuggestionEngine: Sendable {
     public func suggestions(for query: SearchQuery, session: inout TypingSession) -> SuggestionResult {
         let start = ContinuousClock.now
         let (work, _) = keystroke(query, session: &session, asynchronous: .skip)
-        return finish(work, generation: session.generation, since: start)
+        let result = finish(work, generation: session.generation, since: start, scratch: &session.scratch)
+        session.scratch.recycle(work)
+        return result
     }
 
     /// Answers one keystroke on a fresh typing session.
@@ -150,8 +152,7 @@ public final class SuggestionEngine: Sendable {
     /// on (if ``EngineOptions/learnFromSelections``), and every provider hears of it.
     public func select(_ suggestion: Suggestion, for query: SearchQuery) {
         if options.learnFromSelections {
-            let key = MergeKey(suggestion.completion)
-            selections.withLock { $0[key, default: 0] += 1 }
+            selections.withLock { $0.record(suggestion.completion) }
         }
         for slot in slots { slot.provider.didSelect(suggestion, for: query) }
     }
@@ -180,12 +181,12 @@ public final class SuggestionEngine: Sendable {
         var providerNotes: [String] = []
     }
 
-    /// Steps 1–2: token extraction and query preparation.
-    func begin(_ query: SearchQuery, session: TypingSession) -> Work {
+    /// Steps 1–2: token extraction and query preparation (in the session's reused arrays).
+    func begin(_ query: SearchQuery, session: inout TypingSession) -> Work {
         var query = query
         var suggestedTokens: [SearchToken] = []
         var replacedRanges: [SearchToken: Range<Int>] = [:]
-        var reports = [SuggestionResult.Diagnostics.ProviderReport?](repeating: nil, count: slots.count)
+        var reports = session.scratch.takeReports(count: slots.count)
         var notes: [String] = []
         if query.text.utf8.count > options.maxQueryLength {
             notes.append(
@@ -223,7 +224,7 @@ public final class SuggestionEngine: Sendable {
             prepared: prepared,
             suggestedTokens: suggestedTokens,
             replacedRanges: replacedRanges,
-            outputs: Array(repeating: [], count: slots.count),
+            outputs: session.scratch.takeOutputs(count: slots.count),
             reports: reports,
             notes: notes
         )
@@ -249,7 +250,7 @@ public final class SuggestionEngine: Sendable {
         asynchronous: AsynchronousSlots
     ) -> (work: Work, remote: [Int]) {
         session.generation &+= 1
-        var work = begin(query, session: session)
+        var work = begin(query, session: &session)
         var remote: [Int] = []
         for (index, slot) in slots.enumerated() {
             guard case .asynchronous = slot.provider.execution else {
@@ -283,7 +284,9 @@ public final class SuggestionEngine: Sendable {
             previousState: session.states[index],
             generation: session.generation
         )
+        // The slot's candidate array from the previous keystroke, emptied: a provider that appends reuses its memory.
         var output = ProviderOutput()
+        swap(&output.candidates, &work.outputs[index])
         let t0 = ContinuousClock.now
         do {
             try slot.provider.suggest(request, into: &output)
@@ -294,12 +297,14 @@ public final class SuggestionEngine: Sendable {
                 micros: micros,
                 outcome: .answered(count: output.candidates.count)
             )
-            work.outputs[index] = output.candidates
+            swap(&output.candidates, &work.outputs[index])
             for note in output.notes {
                 work.providerNotes.append("\(slot.provider.id): \(note)")
                 log(.notice, "note", source: slot.provider.id, note)
             }
         } catch {
+            output.candidates.removeAll(keepingCapacity: true)
+            swap(&output.candidates, &work.outputs[index])
             work.reports[index] = .init(
                 provider: slot.provider.id,
                 micros: Self.micros(since: t0),
@@ -309,10 +314,22 @@ public final class SuggestionEngine: Sendable {
         }
     }
 
-    /// Steps 4–7: merge, rank, shape, result.
+    /// Steps 4–7: merge, rank, shape, result (in memory of its own).
     func finish(_ work: Work, generation: UInt64, since start: ContinuousClock.Instant) -> SuggestionResult {
-        let selectionCounts = options.learnFromSelections ? selections.withLock { $0 } : [:]
-        let (sections, common) = arrange(work.outputs, query: work.prepared, selectionCounts: selectionCounts)
+        var scratch = KeystrokeScratch()
+        return finish(work, generation: generation, since: start, scratch: &scratch)
+    }
+
+    /// Steps 4–7: merge, rank, shape, result, in `scratch`'s reused memory.
+    func finish(
+        _ work: Work,
+        generation: UInt64,
+        since start: ContinuousClock.Instant,
+        scratch: inout KeystrokeScratch
+    ) -> SuggestionResult {
+        let selectionCounts = options.learnFromSelections ? selections.withLock { $0 } : SelectionCounts()
+        let (sections, common) = arrange(
+            work.outputs, query: work.prepared, selectionCounts: selectionCounts, scratch: &scratch)
         var notes = work.notes
         if work.prepared.wasTruncated && notes.isEmpty {
             notes.append("query text truncated to \(options.maxQueryLength) UTF-8 bytes")
@@ -326,7 +343,7 @@ public final class SuggestionEngine: Sendable {
             suggestedTokens: work.suggestedTokens,
             replacedRanges: work.replacedRanges,
             commonCompletion: common,
-            diagnostics: .init(providers: work.reports.compactMap { $0 }, notes: notes)
+            diagnostics: .init(providers: scratch.reportList(work.reports), notes: notes)
         )
         result.diagnostics.micros = Self.micros(since: start)
         return result

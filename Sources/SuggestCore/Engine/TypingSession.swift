@@ -4,6 +4,8 @@ public struct TypingSession: Sendable {
     /// The generation of the last keystroke answered (0 before the first).
     public internal(set) var generation: UInt64 = 0
     var states: [Int: any Sendable] = [:]
+    /// Memory the engine reuses from keystroke to keystroke (kept by ``reset()``).
+    var scratch = KeystrokeScratch()
 
     public init() {}
 

@@ -11,10 +11,45 @@ extension ProviderOutput {
     /// }
     /// output.keepBest(perTier: request.limit)
     /// ```
-    /// - Complexity: O(*n*) without allocating when no tier has more than `limit` candidates; O(*n* log *n*)
-    ///   otherwise, for *n* candidates.
+    /// - Complexity: O(*n*) when no tier has more than `limit` candidates; otherwise O(*n*²) for up to 256
+    ///   candidates and O(*n* log *n*) beyond, for *n* candidates. Allocates nothing for up to 256 candidates.
     public mutating func keepBest(perTier limit: Int) {
         guard exceedsLimit(perTier: limit) else { return }
+        let n = candidates.count
+        guard n <= 256 else { return keepBestSorting(perTier: limit) }
+        // Candidate i is kept when fewer than `limit` candidates of its tier come before it.
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: n) { kept in
+            for i in 0..<n {
+                let tier = candidates[i].tier
+                var before = 0
+                for j in 0..<n where j != i && candidates[j].tier == tier && precedes(j, i) {
+                    before += 1
+                    if before >= limit { break }
+                }
+                kept[i] = before < limit
+            }
+            // Move the kept ones to the front, in their order.
+            var w = 0
+            for i in 0..<n where kept[i] {
+                if w != i { candidates.swapAt(w, i) }
+                w += 1
+            }
+            candidates.removeLast(n - w)
+        }
+    }
+
+    /// Whether candidate `a` comes before candidate `b` of the same tier: fewer typos, then more popular, then
+    /// earlier.
+    private func precedes(_ a: Int, _ b: Int) -> Bool {
+        let x = candidates[a]
+        let y = candidates[b]
+        if x.typos != y.typos { return x.typos < y.typos }
+        if x.popularity != y.popularity { return x.popularity > y.popularity }
+        return a < b
+    }
+
+    /// ``keepBest(perTier:)`` for long lists: one sort.
+    private mutating func keepBestSorting(perTier limit: Int) {
         let order = candidates.indices.sorted { a, b in
             let x = candidates[a]
             let y = candidates[b]
