@@ -333,7 +333,10 @@ struct FuzzyMatcher {
         let title = index.dictionary.text(at: entry)
         let ranges: [Range<Int>]
         let textRange = index.dictionary.textRange(at: entry)
-        if index.dictionary.textBytes[textRange].allSatisfy({ $0 < 0x80 }) {
+        let isASCII = index.dictionary.textBytes.withUnsafeBufferPointer {
+            TextNormalizer.isASCII(UnsafeBufferPointer(rebasing: $0[textRange]))
+        }
+        if isASCII {
             // ASCII folds byte for byte: the folded prefix is the title's prefix (what `NormalizedText` gives).
             ranges = Self.leadingRange(min(matched, textRange.count))
         } else {

@@ -40,8 +40,8 @@ public enum TextNormalizer: Sendable {
 
     // MARK: Internals
 
-    /// Whether every byte is below 0x80.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether every byte is below 0x80 (one branch-free pass; the package's providers use it too).
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var all: UInt8 = 0
         for b in bytes { all |= b }
         return all < 0x80
