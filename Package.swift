@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "SuggestWire", targets: ["SuggestWire"]),
         .library(name: "SuggestTesting", targets: ["SuggestTesting"]),
         .library(name: "SuggestValidation", targets: ["SuggestValidation"]),
+        .library(name: "SuggestBench", targets: ["SuggestBench"]),
         // SwiftUI binding of `SearchSession`; empty where SwiftUI is absent (Linux).
         .library(name: "SuggestUI", targets: ["SuggestUI"]),
         // Server side: empty modules unless the `Server` trait is on.
@@ -118,6 +119,9 @@ let package = Package(
         .target(name: "SuggestTesting", dependencies: ["SuggestCore"]),
         // `SuggestValidation.main(registry:)`: the whole main of a package's validator for its own provider types.
         .target(name: "SuggestValidation", dependencies: ["SuggestCore"]),
+        // `suggest bench`'s measuring core: typing scripts, per-keystroke timing, reports, baselines, charts. Light
+        // (the providers only), so an app author can bench an engine with providers of their own.
+        .target(name: "SuggestBench", dependencies: ["Suggest"]),
 
         // MARK: Server side (trait `Server`; without it these modules compile empty)
         .target(
@@ -149,12 +153,13 @@ let package = Package(
         ),
 
         // MARK: Tools
-        // `suggest`: query · batch · validate · demo · index · recents; serve · import with the `Server` trait. The
-        // demo's dictionary is a resource of its own, prebuilt into `words.idx` by SuggestIndexPlugin.
+        // `suggest`: query · batch · validate · demo · index · recents · bench; serve · import with the `Server`
+        // trait. The demo's dictionary is a resource of its own, prebuilt into `words.idx` by SuggestIndexPlugin.
         .executableTarget(
             name: "suggest",
             dependencies: [
                 "Suggest",
+                "SuggestBench",
                 "SuggestValidation",
                 "SuggestWire",
                 .target(name: "SuggestServer", condition: .when(traits: server)),
@@ -221,6 +226,7 @@ let package = Package(
         .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
         .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire", "Suggest"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
+        .testTarget(name: "SuggestBenchTests", dependencies: ["SuggestBench", "Suggest"]),
         .testTarget(name: "SuggestValidationTests", dependencies: ["SuggestValidation", "SuggestCore"]),
         .testTarget(
             name: "SuggestCLITests",

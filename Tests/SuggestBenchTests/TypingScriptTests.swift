@@ -1,0 +1,6 @@
+import SuggestBench
+import Testing
+
+struct TypingScriptTests {
+    @Test func placeholder() {}
+}
