@@ -98,10 +98,10 @@ extension LatencyReport {
             let x99 = f(x(l.p99))
             svg += """
                 <line x1="\(x50)" y1="\(f(y0 + 4))" x2="\(x50)" y2="\(f(base + 4))" stroke="#111" stroke-width="2"/>
-                <text x="\(x50)" y="\(f(y0 + 10))" text-anchor="middle" font-size="10" fill="#111">p50</text>
+                <text x="\(f(x(l.p50) - 3))" y="\(f(y0 + 10))" text-anchor="end" font-size="10" fill="#111">p50</text>
                 <line x1="\(x99)" y1="\(f(y0 + 4))" x2="\(x99)" y2="\(f(base + 4))" stroke="#cc0000" stroke-width="2" \
                 stroke-dasharray="5,3"/>
-                <text x="\(x99)" y="\(f(y0 + 10))" text-anchor="middle" font-size="10" fill="#cc0000">p99</text>
+                <text x="\(f(x(l.p99) + 3))" y="\(f(y0 + 10))" text-anchor="start" font-size="10" fill="#cc0000">p99</text>
                 <text x="\(f(width - right + 14))" y="\(f(y0 + rowHeight / 2 - 2))" fill="#111">\
                 \(Self.escape(LatencyFormat.time(l.p50))) · \
                 <tspan fill="#cc0000" font-weight="bold">\(Self.escape(LatencyFormat.time(l.p99)))</tspan></text>
@@ -118,7 +118,7 @@ extension LatencyReport {
     public func html() -> String {
         func cell(_ v: Double) -> String { "<td>\(Self.escape(LatencyFormat.time(v)))</td>" }
         func tableRow(_ name: String, _ l: LatencyStats, bold: Bool = false) -> String {
-            let n = bold ? "<th>\(Self.escape(name))</th>" : "<td class=\"name\">\(Self.escape(name))</td>"
+            let n = bold ? "<th class=\"name\">\(Self.escape(name))</th>" : "<td class=\"name\">\(Self.escape(name))</td>"
             return "<tr>\(n)<td>\(LatencyFormat.count(l.count))</td>" + cell(l.p50) + cell(l.p90) + cell(l.p99)
                 + cell(l.p999) + cell(l.max) + "</tr>\n"
         }

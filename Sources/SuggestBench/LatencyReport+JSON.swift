@@ -7,9 +7,45 @@ extension LatencyReport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Every field is a string, a whole number or a finite number: encoding cannot fail.
-        var data = (try? encoder.encode(self)) ?? Data("{}".utf8)
-        data.append(0x0A)
-        return data
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        var out = Self.joiningNumberArrays(Array(data))
+        out.append(0x0A)
+        return Data(out)
+    }
+
+    /// `bytes` with every array of numbers on one line (`[0, 3, 12]`): a histogram of 70 bins stays one line.
+    static func joiningNumberArrays(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            out.append(byte)
+            i += 1
+            guard byte == UInt8(ascii: "[") else { continue }
+            // An array whose elements are only numbers: copy it without its line breaks and indentation.
+            var j = i
+            var numbers = false
+            while j < bytes.count, bytes[j] != UInt8(ascii: "]") {
+                let b = bytes[j]
+                let isNumber = (b >= 0x30 && b <= 0x39) || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
+                    || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") || b == UInt8(ascii: "+")
+                let isSpace = b == 0x20 || b == 0x0A || b == 0x0D || b == UInt8(ascii: ",")
+                guard isNumber || isSpace else { break }
+                numbers = numbers || isNumber
+                j += 1
+            }
+            guard j < bytes.count, bytes[j] == UInt8(ascii: "]"), numbers else { continue }
+            var first = true
+            for part in bytes[i..<j].split(whereSeparator: { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: ",") }) {
+                if !first { out.append(contentsOf: [UInt8(ascii: ","), 0x20]) }
+                first = false
+                out.append(contentsOf: part)
+            }
+            out.append(UInt8(ascii: "]"))
+            i = j + 1
+        }
+        return out
     }
 
     /// Reads a report that `suggest bench --json` wrote.
