@@ -74,7 +74,7 @@ fuzz: setup
 # Every public module's documentation: one `generate-documentation` for the light modules (docs-light: one build of
 # their symbol graphs, about 2 minutes), one for the server side (docs-server: trait `Server`, in .build-server);
 # archives in .build*/plugins/Swift-DocC/outputs/. Not part of `make test`.
-DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestUI
+DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestBench SuggestUI
 SERVER_DOCS_TARGETS ?= SuggestServer SuggestRemote SuggestPostgres
 docs: docs-light docs-server
 

@@ -3,7 +3,8 @@ import Foundation
 extension LatencyReport {
     /// A chart of the latency distribution as one self-contained SVG image: a row per series (the whole engine,
     /// each provider, submit), each the histogram of its samples on one shared log time axis, with its p50 (solid)
-    /// and p99 (red, dashed) marked and written beside it. No script, no font or style from the network.
+    /// and p99 (red, dashed) marked and written beside it. Bar heights are the square root of each bin's share of
+    /// its row (so that a tail of a few tenths of a percent shows beside a peak of 40 %). No script, no font or style from the network.
     public func svg() -> String {
         var rows: [(name: String, series: Series, strong: Bool)] = [("engine (every keystroke)", engine, true)]
         for p in providers {
@@ -59,7 +60,7 @@ extension LatencyReport {
         }
         svg += """
             <text x="\(f(left + plot / 2))" y="\(f(top + rowHeight * Double(rows.count) + 38))" text-anchor="middle" \
-            fill="#555">time per keystroke (log scale) — bars: share of the row's samples in each bin</text>
+            fill="#555">time per keystroke (log scale) — bar height: square root of the share of the row's samples in each bin</text>
             <text x="\(f(width - right + 14))" y="\(f(top - 12))" fill="#555">p50 · p99 · max · samples</text>
 
             """
@@ -86,7 +87,8 @@ extension LatencyReport {
             for (bin, count) in counts.enumerated() where count > 0 {
                 let x0 = x(LatencyHistogram.edge(bin))
                 let x1 = x(LatencyHistogram.edge(bin + 1))
-                let h = max(1, Double(count) / Double(peak) * (base - barTop))
+                // Square-root heights: a bin of 0.5 % still shows beside one of 40 %, so the tail is visible.
+                let h = max(1, (Double(count) / Double(peak)).squareRoot() * (base - barTop))
                 svg += """
                     <rect x="\(f(x0 + 0.5))" y="\(f(base - h))" width="\(f(max(1, x1 - x0 - 1)))" height="\(f(h))" \
                     fill="\(color)" fill-opacity="0.75"><title>\(Self.escape(LatencyFormat.time(LatencyHistogram.edge(bin)))) \
