@@ -3,11 +3,13 @@
 #   make test         installs what is missing, builds, and runs the tests of the engine, its providers, the CLI,
 #                     the kit and the plugins (no SwiftNIO, Hummingbird or postgres-nio is fetched or compiled)
 #   make serve        builds `suggest` with the opt-in server side (package trait `Server`) in .build-server and runs
-#                     `suggest serve` on the demo configuration (PORT=8080)
+#                     `suggest serve` on the demo configuration (PORT=8080), its search page at http://127.0.0.1:PORT/
 #   make test-server  the server side's tests (trait `Server`, .build-server): SuggestServer, SuggestRemote,
 #                     SuggestPostgres, `suggest serve`/`import`; PostgreSQL is installed if missing and a throwaway
 #                     cluster runs the database tests (none skipped), then the reconnection test once more while the
 #                     real server is stopped and restarted
+#   make test-browser the demo search page (`suggest serve --demo-page`) in a headless Chromium; installs chromium,
+#                     chromium-driver and selenium if missing; screenshots in .build-server/browser-artefacts/
 #   make docs         builds the DocC documentation of every library module, DocC warnings counted as errors
 #                     (docs-light: the light modules only)
 SWIFT ?= swift
@@ -15,7 +17,7 @@ SWIFT ?= swift
 SERVER_FLAGS = --traits PCRE2,Server --scratch-path .build-server
 PORT ?= 8080
 
-.PHONY: setup demo test serve test-server test-no-pcre2 build release bench validate fuzz docs docs-light docs-server clean
+.PHONY: setup demo test serve test-server test-browser test-no-pcre2 build release bench validate fuzz docs docs-light docs-server clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -39,7 +41,8 @@ test: setup
 
 serve: setup
 	$(SWIFT) build -c release $(SERVER_FLAGS) --product suggest
-	.build-server/release/suggest serve --config Sources/SuggestCLI/Resources/demo/demo.suggest.json --port $(PORT)
+	.build-server/release/suggest serve --config Sources/SuggestCLI/Resources/demo/demo.suggest.json --port $(PORT) \
+	  --demo-page
 
 # The server side's tests against a throwaway cluster on 127.0.0.1:$${SUGGEST_PG_PORT:-54329}, stopped on exit; then
 # the reconnection test alone with the real server stopped and started (other tests would see it gone).
@@ -50,6 +53,13 @@ test-server: setup
 	  SUGGEST_REQUIRE_POSTGRES=1 $(SWIFT) test $(SERVER_FLAGS) --filter '$(SERVER_TESTS)'; \
 	  SUGGEST_TEST_POSTGRES_CTL="bash $(CURDIR)/.ci/postgres.sh" \
 	    $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter itReconnectsWhenTheDatabaseIsBack
+
+# Tests/Browser/search_page_test.py: starts `suggest serve --demo-page` and drives the page in a headless Chromium
+# (as root too: --no-sandbox); every wait has a timeout and the run stops itself after 300 s.
+test-browser: setup
+	bash .ci/browser.sh install
+	$(SWIFT) build $(SERVER_FLAGS) --product suggest
+	bash .ci/browser.sh run
 
 # Token rules, recent-search exclusions and pattern matching without libpcre2 (Swift Regex backend, as in iOS apps), in its own folder.
 test-no-pcre2:

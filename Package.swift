@@ -134,7 +134,9 @@ let package = Package(
                     name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: server)),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: server)),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: server)),
-            ]
+            ],
+            // The page `suggest serve --demo-page` serves at `GET /` (`DemoPage.bundled()`).
+            resources: [.copy("Resources/search-page.html")]
         ),
         .target(
             name: "SuggestRemote",

@@ -14,7 +14,8 @@ struct Serve: AsyncParsableCommand {
         abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
         discussion: """
             GET /suggest?q=…&session=…&user=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
-            JSON; POST /submit and /select take {"text": …}; GET /health; WebSocket /ws takes batch lines. \
+            JSON; POST /submit and /select take {"text": …}; GET /health; WebSocket /ws takes batch lines; \
+            with --demo-page, GET / is a search page on /ws (open /?user=NAME for that user's recent searches). \
             SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
             """
     )
@@ -43,6 +44,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Flag(help: "Serve a search page at GET / that talks to /ws (off by default: GET / is 404).")
+    var demoPage = false
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
         guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
@@ -69,6 +73,13 @@ struct Serve: AsyncParsableCommand {
         engineLogger.logLevel = logger.logLevel
         configuration.logger = engineLogger
         let idle = Duration.seconds(idleTimeout)
+        let page: DemoPage?
+        do {
+            page = demoPage ? try DemoPage.bundled() : nil
+        } catch {
+            Console.error("error: --demo-page: \(error)")
+            throw ExitCode(1)
+        }
         let server = SuggestServer(
             configuration: configuration,
             options: ServerOptions(
@@ -76,7 +87,8 @@ struct Serve: AsyncParsableCommand {
                 port: port,
                 maximumSessions: maxSessions,
                 sessionIdleTimeout: idle,
-                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder)
+                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder),
+                demoPage: page
             ),
             logger: logger
         )

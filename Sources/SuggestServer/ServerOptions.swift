@@ -26,6 +26,9 @@ public struct ServerOptions: Sendable {
     /// At graceful shutdown, a connection still reading its first request (a client that sent part of it and
     /// stalled) is closed after this long, so that shutdown always ends (default 10 s).
     public var shutdownGracePeriod: Duration
+    /// The page served at `GET /` (`suggest serve --demo-page` serves ``DemoPage/bundled()``); nil, the default,
+    /// leaves `GET /` unanswered (404).
+    public var demoPage: DemoPage?
 
     public init(
         host: String = "127.0.0.1",
@@ -38,7 +41,8 @@ public struct ServerOptions: Sendable {
         maximumTargetBytes: Int = 8 * 1024,
         maximumTextBytes: Int? = nil,
         maximumSessionBytes: Int = 100,
-        shutdownGracePeriod: Duration = .seconds(10)
+        shutdownGracePeriod: Duration = .seconds(10),
+        demoPage: DemoPage? = nil
     ) {
         self.host = host
         self.port = port
@@ -51,6 +55,7 @@ public struct ServerOptions: Sendable {
         self.shutdownGracePeriod = shutdownGracePeriod
         self.maximumTextBytes = maximumTextBytes
         self.maximumSessionBytes = maximumSessionBytes
+        self.demoPage = demoPage
     }
 }
 #endif

@@ -85,6 +85,9 @@ public final class SuggestServer: Sendable {
     static let postParameters = ["session", "user"]
 
     func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+        if let page = options.demoPage {
+            router.get("/") { request, _ -> Response in page.response(to: request) }
+        }
         router.get("/health") { _, _ -> Response in
             .json("{\"status\":\"ok\",\"sessions\":\(self.sessions.count),\"users\":\(self.users.count)}")
         }

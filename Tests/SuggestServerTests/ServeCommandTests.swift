@@ -31,11 +31,13 @@ struct ServeCommandTests {
         }
     }
 
-    /// Starts the built `suggest serve` on an ephemeral port over `fixture`; returns the process and its base URL.
-    static func startServer(_ fixture: borrowing Fixture) async throws -> (Process, String) {
+    /// Starts the built `suggest serve` on an ephemeral port over `fixture`, with `options` added; returns the process
+    /// and its base URL.
+    static func startServer(_ fixture: borrowing Fixture, options: [String] = []) async throws -> (Process, String) {
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"]
+        process.arguments =
+            ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"] + options
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -103,6 +105,28 @@ struct ServeCommandTests {
         #expect(process.terminationStatus == 0)
         let saved = try String(contentsOfFile: fixture.folder + "/recents.json", encoding: .utf8)
         #expect(saved.contains("pandas merge"))
+    }
+
+    /// `--demo-page`: the built binary finds the page in its resources and serves it at `GET /`.
+    @Test(.timeLimit(.minutes(1)))
+    func demoPageFlagServesTheSearchPageAtRoot() async throws {
+        let fixture = try Fixture()
+        let (process, base) = try await Self.startServer(fixture, options: ["--demo-page"])
+        defer { if process.isRunning { process.terminate() } }
+        let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/"), timeout: .seconds(30))
+        #expect(answer.status == .ok)
+        #expect(answer.headers.first(name: "Content-Type") == "text/html; charset=utf-8")
+        #expect(answer.headers.first(name: "Content-Security-Policy")?.hasPrefix("default-src 'none';") == true)
+        let body = String(buffer: try await answer.body.collect(upTo: 1 << 20))
+        #expect(body.contains("role=\"combobox\""))
+        process.interrupt()
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        #expect(process.terminationStatus == 0)
     }
 
     /// `suggest batch` and `suggest query` with a remote provider: the synchronous commands wait for it too.
