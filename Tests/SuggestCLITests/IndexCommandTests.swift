@@ -1,4 +1,13 @@
 import Foundation
+// `stat` named by its module: with the `Server` trait several modules re-export the C declaration, and an
+// unqualified name may resolve to one this file does not import.
+#if canImport(Glibc)
+import Glibc
+typealias FileStatus = Glibc.stat
+#elseif canImport(Darwin)
+import Darwin
+typealias FileStatus = Darwin.stat
+#endif
 import Testing
 
 struct IndexCommandTests {
@@ -82,7 +91,7 @@ struct IndexCommandTests {
             #expect(output.stderr == expected)
             #expect(!output.stderr.contains("NSCocoaErrorDomain"))
         }
-        var info = stat()
+        var info = FileStatus()
         #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO)
     }
 }
