@@ -67,6 +67,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Who is asking: bearer JWTs (HS256, RS256, ES256) and the `Authorization: Bearer` header.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // MARK: Core Library
@@ -134,6 +137,8 @@ let package = Package(
                     name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: server)),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: server)),
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: server)),
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: server)),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: server)),
             ],
             // The page `suggest serve --demo-page` serves at `GET /` (`DemoPage.bundled()`).
             resources: [.copy("Resources/search-page.html")]
@@ -247,7 +252,11 @@ let package = Package(
                     name: "HummingbirdWSTesting", package: "hummingbird-websocket", condition: .when(traits: server)),
                 .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: server)),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: server)),
-            ]
+                // Mints the bearer tokens of the identity tests.
+                .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: server)),
+            ],
+            // Test-only keys: a JWKS and the private keys that sign its tokens.
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SuggestRemoteTests", dependencies: ["SuggestRemote", "SuggestCore"]),
         .testTarget(

@@ -64,9 +64,10 @@ struct Index: ParsableCommand {
 
     /// Whether `a` and `b` name one file (after links), so that writing `a` would destroy `b`.
     static func isSameFile(_ a: String, _ b: String) -> Bool {
-        var x = stat()
-        var y = stat()
-        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
-        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        let files = FileManager.default
+        guard let x = try? files.attributesOfItem(atPath: a), let y = try? files.attributesOfItem(atPath: b),
+            let device = x[.systemNumber] as? NSNumber, let inode = x[.systemFileNumber] as? NSNumber
+        else { return false }
+        return device == y[.systemNumber] as? NSNumber && inode == y[.systemFileNumber] as? NSNumber
     }
 }

@@ -13,10 +13,12 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
         discussion: """
-            GET /suggest?q=…&session=…&user=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
-            JSON; POST /submit and /select take {"text": …}; GET /health; WebSocket /ws takes batch lines; \
-            with --demo-page, GET / is a search page on /ws (open /?user=NAME for that user's recent searches). \
-            SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
+            GET /suggest?q=…&session=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
+            JSON; POST /submit and /select take {"text": …} (Content-Type: application/json); GET /health; \
+            WebSocket /ws takes batch lines; with --demo-page, GET / is a search page on /ws. Who is asking: \
+            --jwt-secret-file or --jwks-file (bearer JWTs, `sub` is the user), --user-header with \
+            --trusted-proxy, --insecure-user-parameter (user=), or none (anonymous: nothing is learned across \
+            clients). SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
             """
     )
 
@@ -46,12 +48,65 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Serve a search page at GET / that talks to /ws (off by default: GET / is 404).")
     var demoPage = false
+    @Option(help: "Bearer JWTs signed HS256 with the secret in this file (at least 32 bytes); `sub` is the user.")
+    var jwtSecretFile: String?
+
+    @Option(help: "Bearer JWTs signed RS256 or ES256 by a key of this JSON Web Key Set; `sub` is the user.")
+    var jwksFile: String?
+
+    @Option(help: "The audience a bearer token's `aud` must name.")
+    var jwtAudience: String?
+
+    @Option(help: "A header naming the user, set by a reverse proxy that authenticated them (needs --trusted-proxy).")
+    var userHeader: String?
+
+    @Option(help: "An address range (CIDR, IPv4 or IPv6) of the proxy whose --user-header is believed; repeatable.")
+    var trustedProxy: [String] = []
+
+    @Flag(help: "Believe `user=` in the query string as given (anyone can be anyone: trusted networks and tests only).")
+    var insecureUserParameter = false
+
+    @Option(help: "An origin whose pages may call the server (exact, e.g. https://app.example.com); repeatable.")
+    var allowOrigin: [String] = []
+
+    @Option(help: "A Host name the server answers to besides localhost (NAME or NAME:PORT, * any); repeatable; needed when --host is not a loopback address.")
+    var allowedHost: [String] = []
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
         guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout: at least 1 second") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
+        let modes = [
+            jwtSecretFile.map { _ in "--jwt-secret-file" }, jwksFile.map { _ in "--jwks-file" },
+            userHeader.map { _ in "--user-header" }, insecureUserParameter ? "--insecure-user-parameter" : nil,
+        ].compactMap { $0 }
+        guard modes.count <= 1 else {
+            throw ValidationError("\(modes.joined(separator: " and ")): choose one way of knowing who is asking")
+        }
+        if jwtAudience != nil && jwtSecretFile == nil && jwksFile == nil {
+            throw ValidationError("--jwt-audience: needs --jwt-secret-file or --jwks-file")
+        }
+        if let userHeader {
+            guard !userHeader.isEmpty, userHeader.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0)
+                || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+            else { throw ValidationError("--user-header: \"\(userHeader)\" is not a header name (letters, digits, -)") }
+            guard !trustedProxy.isEmpty else {
+                throw ValidationError("--user-header: needs --trusted-proxy CIDR (the proxy whose header is believed)")
+            }
+        } else if !trustedProxy.isEmpty {
+            throw ValidationError("--trusted-proxy: needs --user-header NAME")
+        }
+        for origin in allowOrigin where !ServerOptions.isExactOrigin(origin) {
+            throw ValidationError(
+                "--allow-origin \(origin): expected an exact origin such as https://app.example.com "
+                    + "(scheme, host, optional port; no path)")
+        }
+        if !ServerOptions.isLoopback(host) && allowedHost.isEmpty {
+            throw ValidationError(
+                "--host \(host): listening beyond loopback needs --allowed-host NAME (the Host names clients use; "
+                    + "* accepts any)")
+        }
         if let usersFolder {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: usersFolder, isDirectory: &isDirectory), isDirectory.boolValue
@@ -61,6 +116,13 @@ struct Serve: AsyncParsableCommand {
 
     /// Runs the server until it is stopped (SIGINT or SIGTERM: graceful shutdown).
     func run() async throws {
+        let identity: Identity
+        do {
+            identity = try await makeIdentity()
+        } catch {
+            Console.error("error: \(error)")
+            throw ExitCode(1)
+        }
         let start = ContinuousClock.now
         var configuration = try ConfigurationLoader.load(config)
         let elapsed = ContinuousClock.now - start
@@ -72,6 +134,11 @@ struct Serve: AsyncParsableCommand {
         var engineLogger = Logger(label: "swift-suggest") { StreamLogHandler.standardError(label: $0) }
         engineLogger.logLevel = logger.logLevel
         configuration.logger = engineLogger
+        if insecureUserParameter {
+            logger.warning(
+                "--insecure-user-parameter: user= is believed as given: any client can read and write any user's recent searches (use on a trusted network or in tests only)"
+            )
+        }
         let idle = Duration.seconds(idleTimeout)
         let page: DemoPage?
         do {
@@ -88,7 +155,10 @@ struct Serve: AsyncParsableCommand {
                 maximumSessions: maxSessions,
                 sessionIdleTimeout: idle,
                 users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder),
-                demoPage: page
+                demoPage: page,
+                identity: identity,
+                allowedOrigins: allowOrigin,
+                allowedHosts: allowedHost
             ),
             logger: logger
         )
@@ -103,6 +173,50 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// A start-up problem with an option's value, named by the option (and the file).
+    struct OptionProblem: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The identity the options ask for; reads and checks the secret or key set.
+    func makeIdentity() async throws(OptionProblem) -> Identity {
+        func read(_ path: String, _ option: String) throws(OptionProblem) -> [UInt8] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                let reason = access(path, R_OK) == 0 ? "not a readable file" : String(cString: strerror(errno))
+                throw OptionProblem(description: "\(option) \(path): cannot read: \(reason)")
+            }
+            return Array(data)
+        }
+        if let path = jwtSecretFile {
+            let secret = try read(path, "--jwt-secret-file")
+            do throws(BearerVerifier.Problem) {
+                return .bearer(try await BearerVerifier(hs256Secret: secret, audience: jwtAudience))
+            } catch {
+                throw OptionProblem(description: "--jwt-secret-file \(path): \(error)")
+            }
+        }
+        if let path = jwksFile {
+            let json = try read(path, "--jwks-file")
+            do throws(BearerVerifier.Problem) {
+                return .bearer(try await BearerVerifier(jwks: json, audience: jwtAudience))
+            } catch {
+                throw OptionProblem(description: "--jwks-file \(path): \(error)")
+            }
+        }
+        if let userHeader {
+            var ranges: [AddressRange] = []
+            for text in trustedProxy {
+                do throws(AddressRange.Problem) {
+                    ranges.append(try AddressRange(text))
+                } catch {
+                    throw OptionProblem(description: "--trusted-proxy \(error)")
+                }
+            }
+            return .userHeader(name: userHeader, trustedProxies: ranges)
+        }
+        return insecureUserParameter ? .insecureUserParameter : .anonymous
     }
 }
 #endif

@@ -4,12 +4,14 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import SuggestCore
+import SuggestWire
 
 extension HTTPServerBuilder {
     /// `.http1WebSocketUpgrade(webSocketRouter:)` whose connections all close at graceful shutdown, including the
     /// ones that have not sent their first request yet (see ``QuiescingUpgradeChannel``).
     static func http1WebSocketUpgradeQuiescing(
-        webSocketRouter: Router<BasicWebSocketRequestContext>,
+        webSocketRouter: Router<SuggestRequestContext>,
         gracePeriod: Duration = .seconds(10)
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
@@ -110,7 +112,38 @@ final class QuiesceBeforeFirstRequestHandler: ChannelDuplexHandler, RemovableCha
         }
     }
 
+    /// The whole HTTP response refusing the first request (a WebSocket upgrade), sent instead of what the pipeline
+    /// writes for it (Hummingbird's bare 400 for an upgrade not made); see ``UpgradeRefusal``.
+    private var refusal: ByteBuffer?
+    private var refusalSent = false
+
+    /// Makes the connection answer its first request (an upgrade being refused) with `problem`'s status, headers and
+    /// JSON body, then close. Returns once the connection's handler has it. No effect on a connection without this
+    /// handler.
+    static func refuse(_ channel: any Channel, with problem: RequestProblem) async {
+        var head = "HTTP/1.1 \(problem.status.code) \(problem.status.reasonPhrase)\r\n"
+        head += "Content-Type: application/json; charset=utf-8\r\n"
+        for field in problem.headers { head += "\(field.name.rawName): \(field.value)\r\n" }
+        let body = JSONWriter.error(problem.message)
+        let bytes = ByteBuffer(string: head + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body)
+        try? await channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.handler(type: QuiesceBeforeFirstRequestHandler.self).refusal = bytes
+        }.get()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if let refusal {
+            // The refused upgrade's own answer goes instead of the pipeline's; the rest of that answer is dropped
+            // (the connection closes after it).
+            if !refusalSent {
+                refusalSent = true
+                responded = true
+                context.write(wrapOutboundOut(.byteBuffer(refusal)), promise: promise)
+            } else {
+                promise?.succeed(())
+            }
+            return
+        }
         // The first response is written by the pipeline set up for the first request (HTTP, or the WebSocket
         // upgrade's 101): the event now reaches the handler that answers it. Sent once more at most.
         if resendQuiesce {

@@ -2,20 +2,25 @@
 public import HTTPTypes
 public import Hummingbird
 
-/// A request refused with a status and a JSON body `{"error": "…"}`.
+/// A request refused with a status and a JSON body `{"error": "…"}` (and headers such as `WWW-Authenticate`).
 public struct RequestProblem: Error, HTTPResponseError, Sendable, CustomStringConvertible {
     public let status: HTTPResponse.Status
     public let message: String
+    /// Headers of the refusal beside its `Content-Type`.
+    public let headers: HTTPFields
 
-    public init(_ status: HTTPResponse.Status, _ message: String) {
+    public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message
+        self.headers = headers
     }
 
     public var description: String { "\(status.code) \(message)" }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response.json(JSONWriter.error(message), status: status)
+        var response = Response.json(JSONWriter.error(message), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
     }
 }
 
@@ -57,7 +62,9 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as RequestProblem {
-            return .json(JSONWriter.error(problem.message), status: problem.status)
+            var response = Response.json(JSONWriter.error(problem.message), status: problem.status)
+            response.headers.append(contentsOf: problem.headers)
+            return response
         } catch let error as HTTPError {
             let message: String =
                 switch error.status {

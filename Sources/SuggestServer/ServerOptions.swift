@@ -29,6 +29,14 @@ public struct ServerOptions: Sendable {
     /// The page served at `GET /` (`suggest serve --demo-page` serves ``DemoPage/bundled()``); nil, the default,
     /// leaves `GET /` unanswered (404).
     public var demoPage: DemoPage?
+    /// Who is asking: bearer JWTs, a trusted proxy's header, `user=` (insecure) or nobody (default: anonymous).
+    public var identity: Identity
+    /// Exact origins (`https://app.example.com`) whose pages may call the server (CORS) and open its WebSocket,
+    /// besides the server's own origin (default: none).
+    public var allowedOrigins: [String]
+    /// `Host` names the server answers to besides `localhost`, `127.0.0.1` and `[::1]` on its port (`NAME` with any
+    /// port, `NAME:PORT` with that port, `*` any Host); others get 421 (default: none).
+    public var allowedHosts: [String]
 
     public init(
         host: String = "127.0.0.1",
@@ -42,7 +50,10 @@ public struct ServerOptions: Sendable {
         maximumTextBytes: Int? = nil,
         maximumSessionBytes: Int = 100,
         shutdownGracePeriod: Duration = .seconds(10),
-        demoPage: DemoPage? = nil
+        demoPage: DemoPage? = nil,
+        identity: Identity = .anonymous,
+        allowedOrigins: [String] = [],
+        allowedHosts: [String] = []
     ) {
         self.host = host
         self.port = port
@@ -56,6 +67,20 @@ public struct ServerOptions: Sendable {
         self.maximumTextBytes = maximumTextBytes
         self.maximumSessionBytes = maximumSessionBytes
         self.demoPage = demoPage
+        self.identity = identity
+        self.allowedOrigins = allowedOrigins
+        self.allowedHosts = allowedHosts
+    }
+
+    /// Whether `text` is an exact origin as ``allowedOrigins`` takes it: `http` or `https`, `://`, a host and an
+    /// optional port, and nothing else (no path, not even `/`).
+    public static func isExactOrigin(_ text: String) -> Bool { BrowserPolicy.isOrigin(text) }
+
+    /// Whether `host` (an address or name to listen on) is a loopback one: `localhost`, `127.x.x.x` or `::1`.
+    public static func isLoopback(_ host: String) -> Bool {
+        if host.lowercased() == "localhost" { return true }
+        guard let bytes = AddressRange.bytes(of: host) else { return false }
+        return bytes.count == 4 ? bytes[0] == 127 : bytes == Array(repeating: 0, count: 15) + [1]
     }
 }
 #endif

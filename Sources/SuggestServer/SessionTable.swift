@@ -1,14 +1,39 @@
 #if Server
+import NIOCore
 import Suggest
 import SuggestWire
 import Synchronization
 
-/// The typing state of each session id (a ``BatchProcessor`` each: typing session, last query and result), bounded
-/// in count (least recently used goes) and in idle time. Pure bookkeeping behind a `Mutex`: a request takes a
-/// session's processor out, answers without the lock held, and puts it back.
+/// Whose a typing session is: a user's, or (for an anonymous client) a connection's. The same session id used by
+/// two owners names two different sessions.
+struct SessionOwner: Sendable {
+    /// `u` and the user id, or `c` and the connection's object identity.
+    let key: String
+    /// The connection of a connection-owned session, held weakly: once it is gone no later connection (even one at
+    /// the same address in memory) matches the session.
+    weak var connection: (any Channel)?
+
+    static func user(_ user: String) -> SessionOwner { SessionOwner(key: "u" + user, connection: nil) }
+
+    static func connection(_ channel: any Channel) -> SessionOwner {
+        SessionOwner(key: "c\(UInt(bitPattern: ObjectIdentifier(channel).hashValue))", connection: channel)
+    }
+
+    /// Whether a session stored for `self` may be used by `other` (same key, and for a connection the same live
+    /// connection).
+    func owns(for other: SessionOwner) -> Bool {
+        guard key == other.key else { return false }
+        guard let mine = connection else { return other.connection == nil && key.hasPrefix("u") }
+        return mine === other.connection
+    }
+}
+
+/// The typing state of each session (a ``BatchProcessor`` each: typing session, last query and result), keyed by
+/// owner and session id, bounded in count (least recently used goes) and in idle time. Pure bookkeeping behind a
+/// `Mutex`: a request takes a session's processor out, answers without the lock held, and puts it back.
 final class SessionTable: Sendable {
     struct Entry: Sendable {
-        var user: String?
+        var owner: SessionOwner
         var processor: BatchProcessor
         var lastUse: ContinuousClock.Instant
     }
@@ -24,11 +49,15 @@ final class SessionTable: Sendable {
 
     var count: Int { entries.withLock { $0.count } }
 
-    /// The session's processor, or a new one over `engine` when the session is new or was for another user.
-    func checkOut(_ id: String, user: String?, engine: SuggestionEngine, now: ContinuousClock.Instant) -> BatchProcessor {
-        entries.withLock { entries in
-            if let entry = entries[id], entry.user == user, entry.processor.engine === engine {
-                entries[id]!.lastUse = now
+    static func key(_ id: String, _ owner: SessionOwner) -> String { owner.key + "\u{0}" + id }
+
+    /// The session's processor, or a new one over `engine` when the session is new, or belongs to another owner
+    /// (another user, or a connection that is gone) or to another engine.
+    func checkOut(_ id: String, owner: SessionOwner, engine: SuggestionEngine, now: ContinuousClock.Instant) -> BatchProcessor {
+        let key = Self.key(id, owner)
+        return entries.withLock { entries in
+            if let entry = entries[key], entry.owner.owns(for: owner), entry.processor.engine === engine {
+                entries[key]!.lastUse = now
                 return entry.processor
             }
             return BatchProcessor(engine: engine)
@@ -36,24 +65,27 @@ final class SessionTable: Sendable {
     }
 
     /// Stores the session's processor after a request; evicts the least recently used session beyond the maximum.
-    func checkIn(_ id: String, user: String?, processor: BatchProcessor, now: ContinuousClock.Instant) {
+    func checkIn(_ id: String, owner: SessionOwner, processor: BatchProcessor, now: ContinuousClock.Instant) {
+        let key = Self.key(id, owner)
         entries.withLock { entries in
-            if entries[id] == nil {
+            if entries[key] == nil {
                 while entries.count >= maximum, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
                     entries[oldest.key] = nil
                 }
             }
-            entries[id] = Entry(user: user, processor: processor, lastUse: now)
+            entries[key] = Entry(owner: owner, processor: processor, lastUse: now)
         }
     }
 
-    /// Forgets sessions idle longer than the timeout.
+    /// Forgets sessions idle longer than the timeout, and those of connections that are gone.
     /// - Returns: how many were forgotten.
     @discardableResult
     func evictIdle(now: ContinuousClock.Instant) -> Int {
         entries.withLock { entries in
             let before = entries.count
-            entries = entries.filter { now - $0.value.lastUse <= idleTimeout }
+            entries = entries.filter { key, entry in
+                now - entry.lastUse <= idleTimeout && (key.hasPrefix("u") || entry.owner.connection != nil)
+            }
             return before - entries.count
         }
     }

@@ -9,9 +9,11 @@ import ServiceLifecycle
 public import Suggest
 import SuggestWire
 import Synchronization
+import HTTPTypes
 
 /// `suggest serve`: one configuration's engine over HTTP and WebSocket, with per-session typing state and per-user
-/// recents (`UserEngines`). See the "Serving suggestions over HTTP" guide for the protocol.
+/// recents (`UserEngines`) for the users that ``ServerOptions/identity`` verifies. See the "Serving suggestions over
+/// HTTP" guide for the protocol, who is asking, and the rules for browsers.
 ///
 /// ```swift
 /// let server = SuggestServer(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
@@ -20,12 +22,14 @@ import Synchronization
 public final class SuggestServer: Sendable {
     public let configuration: EngineConfiguration
     public let options: ServerOptions
-    /// The engine of requests without `user=`: the configuration's own providers (its recents store included).
+    /// The engine of anonymous HTTP requests: the configuration's providers with empty in-memory recents (its own
+    /// recents store is not used). It never learns: anonymous `POST /submit` and `/select` are refused.
     public let sharedEngine: SuggestionEngine
-    /// The engines of requests with `user=`.
+    /// The engines of identified users.
     public let users: UserEngines
     let sessions: SessionTable
     let metrics: ServerMetrics
+    let browser: BrowserPolicy
     public let logger: Logger
 
     /// - Parameters:
@@ -41,8 +45,9 @@ public final class SuggestServer: Sendable {
     ) {
         self.configuration = configuration
         self.options = options
-        self.sharedEngine = configuration.makeEngine()
         self.users = UserEngines(configuration: configuration, options: options.users)
+        self.sharedEngine = users.ephemeralEngine()
+        self.browser = BrowserPolicy(options: options)
         self.sessions = SessionTable(maximum: options.maximumSessions, idleTimeout: options.sessionIdleTimeout)
         self.metrics = ServerMetrics(factory: metricsFactory)
         self.logger = logger
@@ -61,12 +66,13 @@ public final class SuggestServer: Sendable {
     public func makeApplication(onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol
     {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let router = Router(context: SuggestRequestContext.self)
         router.add(middleware: RequestTimer(metrics: metrics, maximumTargetBytes: options.maximumTargetBytes))
+        router.add(middleware: BrowserGate(policy: browser))
         router.add(middleware: JSONErrorMiddleware())
         addRoutes(to: router)
-        let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
-        webSocketRouter.add(middleware: JSONErrorMiddleware())
+        let webSocketRouter = Router(context: SuggestRequestContext.self)
+        webSocketRouter.add(middleware: UpgradeRefusal(policy: browser))
         addWebSocketRoute(to: webSocketRouter)
         return Application(
             router: router,
@@ -74,25 +80,45 @@ public final class SuggestServer: Sendable {
                 webSocketRouter: webSocketRouter, gracePeriod: options.shutdownGracePeriod),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "suggest"),
             services: [Sweeper(server: self)],
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                self.browser.port.store(port, ordering: .relaxed)  // the Host check's port
+                await onServerRunning(port)
+            },
             logger: logger
         )
     }
 
     // MARK: Requests
 
-    static let suggestParameters = ["q", "session", "user", "scope", "tokens"]
-    static let postParameters = ["session", "user"]
+    static let suggestParameters = ["q", "session", "scope", "tokens"]
+    static let postParameters = ["session"]
 
-    func addRoutes(to router: Router<BasicWebSocketRequestContext>) {
+    /// The query's parameters: `allowed`, and `user` with ``Identity/insecureUserParameter`` only.
+    func parameters(_ request: Request, _ allowed: [String]) throws(RequestProblem) -> QueryParameters {
+        let parameters = try QueryParameters(request.uri.query, allowed: allowed + ["user"])
+        if parameters["user"] != nil && !options.identity.acceptsUserParameter {
+            let how =
+                switch options.identity {
+                case .bearer: "this server identifies users by bearer token"
+                case .userHeader(let name, _): "this server identifies users by the proxy's \(name) header"
+                default: "this server is anonymous"
+                }
+            throw RequestProblem(
+                .badRequest, "parameter \"user\" is not accepted: \(how) (user= only with --insecure-user-parameter)")
+        }
+        return parameters
+    }
+
+    func addRoutes(to router: Router<SuggestRequestContext>) {
         if let page = options.demoPage {
             router.get("/") { request, _ -> Response in page.response(to: request) }
         }
         router.get("/health") { _, _ -> Response in
             .json("{\"status\":\"ok\",\"sessions\":\(self.sessions.count),\"users\":\(self.users.count)}")
         }
-        router.get("/suggest") { request, _ -> Response in
-            let parameters = try QueryParameters(request.uri.query, allowed: Self.suggestParameters)
+        router.get("/suggest") { request, context -> Response in
+            let parameters = try self.parameters(request, Self.suggestParameters)
             guard let text = parameters["q"] else { throw RequestProblem(.badRequest, "missing parameter \"q\"") }
             guard text.utf8.count <= self.maximumTextBytes else {
                 throw RequestProblem(.uriTooLong, "q: longer than \(self.maximumTextBytes) UTF-8 bytes")
@@ -106,26 +132,45 @@ public final class SuggestServer: Sendable {
                 }
             }
             let command = BatchCommand(action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) })
-            return try await self.answer(command, parameters)
+            let caller = try await self.caller(of: request, context: context, parameters: parameters)
+            return try await self.answer(command, parameters, caller: caller, context: context)
         }
-        router.post("/submit") { request, _ -> Response in
-            try await self.post(request) { .submit($0) }
+        router.post("/submit") { request, context -> Response in
+            try await self.post(request, context) { .submit($0) }
         }
-        router.post("/select") { request, _ -> Response in
-            try await self.post(request) { .select($0) }
+        router.post("/select") { request, context -> Response in
+            try await self.post(request, context) { .select($0) }
         }
-        router.post("/reset") { request, _ -> Response in
-            let parameters = try QueryParameters(request.uri.query, allowed: Self.postParameters)
-            return try await self.answer(BatchCommand(action: .reset), parameters)
+        router.post("/reset") { request, context -> Response in
+            let parameters = try self.parameters(request, Self.postParameters)
+            let caller = try await self.caller(of: request, context: context, parameters: parameters)
+            return try await self.answer(BatchCommand(action: .reset), parameters, caller: caller, context: context)
+        }
+        // A GET /ws that asks for no upgrade: the same checks, then 426.
+        router.get("/ws") { request, context -> Response in
+            let parameters = try self.parameters(request, [])
+            _ = try await self.caller(of: request, context: context, parameters: parameters, webSocket: true)
+            throw RequestProblem(
+                .upgradeRequired, "/ws is a WebSocket endpoint", headers: [HTTPField.Name("Upgrade")!: "websocket"])
         }
     }
 
-    /// Answers `POST /submit` or `/select`.
-    func post(_ request: Request, _ action: (String) -> BatchCommand.Action) async throws -> Response {
-        let parameters = try QueryParameters(request.uri.query, allowed: Self.postParameters)
+    /// Answers `POST /submit` or `/select`: the caller is verified before the body is read; an anonymous one is
+    /// refused (nothing is learned without an identity).
+    func post(_ request: Request, _ context: SuggestRequestContext, _ action: (String) -> BatchCommand.Action)
+        async throws -> Response
+    {
+        let parameters = try self.parameters(request, Self.postParameters)
+        let caller = try await self.caller(of: request, context: context, parameters: parameters)
+        guard caller != .anonymous else {
+            throw RequestProblem(
+                .forbidden,
+                "anonymous requests cannot submit or select: nothing is learned without an identity "
+                    + "(a WebSocket connection keeps its own recents)")
+        }
         let body = try await request.body.collect(upTo: options.maximumBodyBytes)
         let command = try Self.command(body: Array(buffer: body), action: action)
-        return try await answer(command, parameters)
+        return try await answer(command, parameters, caller: caller, context: context)
     }
 
     /// A POST body: `{"text": string, "tokens"?: [...], "scope"?: string}`, read as `suggest batch` reads a line.
@@ -137,9 +182,8 @@ public final class SuggestServer: Sendable {
         }
     }
 
-    /// The engine of `user` (nil: the shared one).
-    func engine(for user: String?) throws(RequestProblem) -> SuggestionEngine {
-        guard let user else { return sharedEngine }
+    /// The engine of `user`.
+    func engine(for user: String) throws(RequestProblem) -> SuggestionEngine {
         do {
             return try users.engine(for: user)
         } catch {
@@ -147,9 +191,11 @@ public final class SuggestServer: Sendable {
         }
     }
 
-    /// Runs `command` in the request's session (or a fresh one) and answers its JSON.
-    func answer(_ command: BatchCommand, _ parameters: QueryParameters) async throws(RequestProblem) -> Response {
-        let user = parameters["user"]
+    /// Runs `command` in the caller's session (or a fresh one) and answers its JSON. A user's sessions are theirs;
+    /// an anonymous caller's belong to its connection.
+    func answer(_ command: BatchCommand, _ parameters: QueryParameters, caller: Caller, context: SuggestRequestContext)
+        async throws(RequestProblem) -> Response
+    {
         let session = parameters["session"]
         if let session, session.isEmpty || session.utf8.count > options.maximumSessionBytes
             || session.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
@@ -159,27 +205,47 @@ public final class SuggestServer: Sendable {
                 "session: invalid session id (expected 1 to \(options.maximumSessionBytes) UTF-8 bytes, no control characters)"
             )
         }
-        let engine = try engine(for: user)
+        let engine: SuggestionEngine
+        let owner: SessionOwner
+        switch caller {
+        case .user(let user):
+            engine = try self.engine(for: user)
+            owner = .user(user)
+        case .anonymous:
+            engine = sharedEngine
+            owner = .connection(context.channel)
+        }
         let now = ContinuousClock.now
         var processor =
-            session.map { sessions.checkOut($0, user: user, engine: engine, now: now) } ?? BatchProcessor(engine: engine)
+            session.map { sessions.checkOut($0, owner: owner, engine: engine, now: now) } ?? BatchProcessor(engine: engine)
         var out = JSONBytes(capacity: 1024)
         await processor.answer(command, into: &out)
         if case .text = command.action, let result = processor.lastResult { metrics.providers(of: result) }
-        if let session { sessions.checkIn(session, user: user, processor: processor, now: now) }
+        if let session { sessions.checkIn(session, owner: owner, processor: processor, now: now) }
         return .json(out)
     }
 
     // MARK: WebSocket
 
-    func addWebSocketRoute(to router: Router<BasicWebSocketRequestContext>) {
-        router.ws("/ws") { request, _ in
-            let parameters = try QueryParameters(request.uri.query, allowed: ["user"])
-            _ = try self.engine(for: parameters["user"])
-            return .upgrade([:])
+    /// `GET /ws`: upgraded once the caller is verified (a browser's token may come as the subprotocol entry
+    /// `bearer.JWT` beside `suggest`, which the server then selects). A user's connection uses their engine; an
+    /// anonymous one gets an engine of its own whose recents end with the connection.
+    func addWebSocketRoute(to router: Router<SuggestRequestContext>) {
+        router.ws("/ws") { request, context in
+            let parameters = try self.parameters(request, [])
+            if case .user(let user) = try await self.caller(of: request, context: context, parameters: parameters, webSocket: true) {
+                _ = try self.engine(for: user)
+            }
+            return .upgrade(Self.offersSuggestProtocol(request) ? [.secWebSocketProtocol: Self.webSocketProtocol] : [:])
         } onUpgrade: { inbound, outbound, context in
-            let parameters = try QueryParameters(context.request.uri.query, allowed: ["user"])
-            let engine = try self.engine(for: parameters["user"])
+            let parameters = try self.parameters(context.request, [])
+            let caller = try await self.caller(
+                of: context.request, context: context.requestContext, parameters: parameters, webSocket: true)
+            let engine: SuggestionEngine
+            switch caller {
+            case .user(let user): engine = try self.engine(for: user)
+            case .anonymous: engine = self.users.ephemeralEngine()
+            }
             try await WebSocketSession(engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes)
                 .run(inbound: inbound, outbound: outbound)
         }
@@ -195,14 +261,11 @@ public final class SuggestServer: Sendable {
         if forgotten > 0 { logger.debug("forgot \(forgotten) idle sessions") }
     }
 
-    /// Saves every user's recents and the shared engine's.
+    /// Saves every user's recents (anonymous recents are never saved).
     /// - Returns: the problems, also logged.
     @discardableResult
     public func saveAll() -> [String] {
-        var problems = users.saveAll().map(\.description)
-        for case let provider as RecentsProvider in sharedEngine.providers where provider.store != nil {
-            do { try provider.synchronize() } catch { problems.append("\(provider.id): recent searches not saved: \(error)") }
-        }
+        let problems = users.saveAll().map(\.description)
         for problem in problems { logger.error("\(problem)") }
         return problems
     }

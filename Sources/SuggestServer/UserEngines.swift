@@ -160,6 +160,13 @@ public final class UserEngines: Sendable {
         return engine
     }
 
+    /// An engine of nobody's: the configuration's providers with fresh, empty, in-memory recents that no other
+    /// engine sees and nothing saves. Not kept in the table (and not counted among the users): it goes when its
+    /// holder lets it go. `suggest serve` gives one to each anonymous WebSocket connection.
+    public func ephemeralEngine() -> SuggestionEngine {
+        makeEntry(for: nil, now: .now).engine
+    }
+
     /// The recents providers of `user`'s engine (one per `"recent"` entry), nil when the user has no engine now.
     public func recents(of user: String) -> [RecentsProvider]? {
         table.withLock { $0.entries[user]?.recents }
@@ -211,12 +218,13 @@ public final class UserEngines: Sendable {
         return failures
     }
 
-    private func makeEntry(for user: String, now: ContinuousClock.Instant) -> Entry {
+    /// `user`'s engine and recents (nil: an ephemeral engine, recents in memory only).
+    private func makeEntry(for user: String?, now: ContinuousClock.Instant) -> Entry {
         var recents: [RecentsProvider] = []
         let slots = configuration.slots.map { slot -> ProviderSlot in
             guard let shared = slot.provider as? RecentsProvider else { return slot }
             var store: (any RecentsStore)? = nil
-            if let folder = options.recentsFolder {
+            if let folder = options.recentsFolder, let user {
                 let name = Self.storeFileName(for: user)
                 // One file per recents provider: the first keeps the plain name.
                 let file = recents.isEmpty ? name : "\(shared.id)-\(name)"

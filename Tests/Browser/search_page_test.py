@@ -7,7 +7,9 @@ grouped suggestions with the matched part marked; Down and Enter submit the acti
 under "Recent", also after a reload; Tab completes; Esc closes, then clears; typed text turns into token chips that
 Backspace removes; an answer to an older keystroke never replaces a newer one's; the ARIA combobox attributes; no
 Content-Security-Policy violation; and stopping the server shows a clear message, then the page reconnects when the
-server is back.
+server is back. The server believes `user=` there (--insecure-user-parameter); a second server verifies bearer tokens
+(--jwt-secret-file), and the page opened with /#token=JWT keeps that user's recent searches across a reload, while a
+page without a token is told why it cannot connect.
 
 Usage: python3 Tests/Browser/search_page_test.py [--suggest .build-server/debug/suggest]
                                                  [--artefacts .build-server/browser-artefacts]
@@ -19,6 +21,9 @@ artefacts folder. Every wait has a timeout, and the whole run is stopped after -
 
 import argparse
 import base64
+import hashlib
+import hmac
+import json
 import os
 import select
 import shutil
@@ -88,13 +93,23 @@ def check(condition, message):
         raise CheckFailed(message)
 
 
+def hs256_token(secret, subject, lifetime=3600):
+    """A JWT signed HS256 with `secret` (bytes) for `subject`, valid for `lifetime` seconds."""
+    def part(data):
+        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+    header = part(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
+    claims = part(json.dumps({"sub": subject, "exp": int(time.time()) + lifetime}).encode())
+    signature = hmac.new(secret, f"{header}.{claims}".encode(), hashlib.sha256).digest()
+    return f"{header}.{claims}.{part(signature)}"
+
+
 class Server:
     """`suggest serve --demo-page` as a child process; `port=0` picks a free port."""
 
-    def __init__(self, suggest, users_folder, port=0):
+    def __init__(self, suggest, users_folder, port=0, identity=("--insecure-user-parameter",)):
         self.process = subprocess.Popen(
             [suggest, "serve", "--config", DEMO_CONFIG, "--demo-page", "--port", str(port),
-             "--users-folder", users_folder, "--log-level", "warning"],
+             "--users-folder", users_folder, "--log-level", "error", *identity],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
         line = self._first_line(timeout=120)
@@ -466,6 +481,37 @@ class Steps:
         driver.get(f"{self.server.base}/?user={'x' * 101}")
         page.wait(lambda: "refused the connection: user: invalid user id" in page.banner(),
                   f"no message naming the refused user (banner {page.banner()!r})")
+
+        self.step("with bearer tokens, /#token=JWT keeps the token's user across a reload")
+        secret = b"browser-test-secret-of-at-least-32-bytes"
+        secret_file = os.path.join(self.users_folder, "jwt-secret")
+        with open(secret_file, "wb") as out:
+            out.write(secret)
+        tokens_folder = os.path.join(self.users_folder, "bearer")
+        os.makedirs(tokens_folder, exist_ok=True)
+        self.server.stop()
+        self.server = Server(self.arguments.suggest, tokens_folder, identity=("--jwt-secret-file", secret_file))
+        driver.get(f"{self.server.base}/#token={hs256_token(secret, 'carol')}")
+        page.wait(page.connected, f"the page did not connect with a token (banner {page.banner()!r})")
+        check("carol" in page.text_of("meta"), f"the page does not say it is connected as carol: {page.text_of('meta')!r}")
+        page.input.click()
+        page.type("pyt")
+        page.wait_for_answer_to("pyt")
+        page.press(Keys.ENTER)
+        page.wait(lambda: "\u201cpyt\u201d" in page.text_of("outcome"),
+                  f"no acknowledgement of the search: {page.text_of('outcome')!r}")
+        driver.refresh()
+        page.wait(page.connected, "the page did not reconnect with its token after a reload")
+        page.input.click()
+        page.clear()
+        page.wait(lambda: "pyt" in page.groups().get("recent", []),
+                  f"after a reload with the token, 'pyt' is not under Recent: {page.groups()}")
+        check(os.path.exists(os.path.join(tokens_folder, "carol.json")), "carol's recent searches were not saved")
+
+        self.step("without a token, the page says the server wants one")
+        driver.get(f"{self.server.base}/")
+        page.wait(lambda: "bearer token" in page.banner().lower(),
+                  f"no message saying a bearer token is missing (banner {page.banner()!r})")
         self.step("done")
 
 

@@ -31,13 +31,13 @@ struct ServeCommandTests {
         }
     }
 
-    /// Starts the built `suggest serve` on an ephemeral port over `fixture`, with `options` added; returns the process
+    /// Starts the built `suggest serve` on an ephemeral port over `fixture` (with `arguments`); returns the process
     /// and its base URL.
-    static func startServer(_ fixture: borrowing Fixture, options: [String] = []) async throws -> (Process, String) {
+    static func startServer(_ fixture: borrowing Fixture, _ arguments: [String] = []) async throws -> (Process, String) {
         let process = Process()
         process.executableURL = executable
         process.arguments =
-            ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"] + options
+            ["serve", "--config", fixture.configurationPath, "--port", "0", "--log-level", "warning"] + arguments
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -53,10 +53,11 @@ struct ServeCommandTests {
 
     struct ServerDidNotStart: Error { var line: String }
 
-    /// `POST /submit` of `text`; returns the status.
-    static func submit(_ text: String, to base: String) async throws -> HTTPResponseStatus {
-        var submit = HTTPClientRequest(url: base + "/submit")
+    /// `POST /submit?user=USER` of `text`; returns the status.
+    static func submit(_ text: String, user: String, to base: String) async throws -> HTTPResponseStatus {
+        var submit = HTTPClientRequest(url: base + "/submit?user=" + user)
         submit.method = .POST
+        submit.headers.add(name: "Content-Type", value: "application/json")
         submit.body = .bytes(ByteBuffer(string: #"{"text": ""# + text + #""}"#))
         return try await HTTPClient.shared.execute(submit, timeout: .seconds(30)).status
     }
@@ -86,11 +87,14 @@ struct ServeCommandTests {
     /// that it never used, and the server waited for it at shutdown (see `QuiescingUpgradeChannel`).
     @Test(.timeLimit(.minutes(1)))
     func serveAnswersOverHTTPAndStopsGracefullyOnSIGTERM() async throws {
-        let fixture = try Fixture(recentsStore: true)
-        let (process, base) = try await Self.startServer(fixture)
+        let fixture = try Fixture()
+        try FileManager.default.createDirectory(atPath: fixture.folder + "/users", withIntermediateDirectories: true)
+        let (process, base) = try await Self.startServer(
+            fixture, ["--insecure-user-parameter", "--users-folder", fixture.folder + "/users"])
         defer { if process.isRunning { process.terminate() } }
-        #expect(try await Self.submit("pandas merge", to: base) == .ok)
-        let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/suggest?q=pa"), timeout: .seconds(30))
+        #expect(try await Self.submit("pandas merge", user: "alice", to: base) == .ok)
+        let answer = try await HTTPClient.shared.execute(
+            HTTPClientRequest(url: base + "/suggest?q=pa&user=alice"), timeout: .seconds(30))
         #expect(answer.status == .ok)
         let body = String(buffer: try await answer.body.collect(upTo: 1 << 20))
         #expect(texts(body) == ["pandas merge", "pandas"], "\(body)")
@@ -103,7 +107,7 @@ struct ServeCommandTests {
             }
         }
         #expect(process.terminationStatus == 0)
-        let saved = try String(contentsOfFile: fixture.folder + "/recents.json", encoding: .utf8)
+        let saved = try String(contentsOfFile: fixture.folder + "/users/alice.json", encoding: .utf8)
         #expect(saved.contains("pandas merge"))
     }
 
@@ -111,7 +115,7 @@ struct ServeCommandTests {
     @Test(.timeLimit(.minutes(1)))
     func demoPageFlagServesTheSearchPageAtRoot() async throws {
         let fixture = try Fixture()
-        let (process, base) = try await Self.startServer(fixture, options: ["--demo-page"])
+        let (process, base) = try await Self.startServer(fixture, ["--demo-page"])
         defer { if process.isRunning { process.terminate() } }
         let answer = try await HTTPClient.shared.execute(HTTPClientRequest(url: base + "/"), timeout: .seconds(30))
         #expect(answer.status == .ok)
@@ -132,13 +136,13 @@ struct ServeCommandTests {
     /// `suggest batch` and `suggest query` with a remote provider: the synchronous commands wait for it too.
     @Test(.timeLimit(.minutes(1)))
     func batchAndQueryWaitForARemoteProvider() async throws {
-        let fixture = try Fixture(recentsStore: true)
-        let (process, base) = try await Self.startServer(fixture)
+        let fixture = try Fixture()
+        let (process, base) = try await Self.startServer(fixture, ["--insecure-user-parameter"])
         defer { kill(process.processIdentifier, SIGKILL) }
-        #expect(try await Self.submit("pandas merge", to: base) == .ok)
+        #expect(try await Self.submit("pandas merge", user: "r", to: base) == .ok)
 
         let remoteConfiguration = fixture.folder + "/remote.suggest.json"
-        try #"{"version": 1, "providers": [{"type": "remote", "url": "\#(base)", "deadlineMilliseconds": 20000}]}"#
+        try #"{"version": 1, "providers": [{"type": "remote", "url": "\#(base)", "user": "r", "deadlineMilliseconds": 20000}]}"#
             .write(toFile: remoteConfiguration, atomically: true, encoding: .utf8)
         let batch = try await Self.run(["batch", "--config", remoteConfiguration], input: "{\"text\":\"py\"}\n")
         #expect(texts(batch) == ["python", "pytest"], "\(batch)")

@@ -16,7 +16,9 @@ private func get(_ client: some TestClientProtocol, _ uri: String) async throws 
 }
 
 private func post(_ client: some TestClientProtocol, _ uri: String, _ body: String) async throws -> (status: Int, body: String) {
-    try await client.execute(uri: uri, method: .post, body: ByteBuffer(string: body)) {
+    try await client.execute(
+        uri: uri, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body)
+    ) {
         ($0.status.code, String(buffer: $0.body))
     }
 }
@@ -62,9 +64,12 @@ struct SuggestServerTests {
         }
     }
 
+    /// The server believes `user=` here (`--insecure-user-parameter`); `IdentityTests` checks the real identities.
+    static let insecure = ServerOptions(identity: .insecureUserParameter)
+
     @Test func usersRecentsDoNotMix() async throws {
         let fixture = try Fixture()
-        let server = SuggestServer(configuration: try fixture.configuration())
+        let server = SuggestServer(configuration: try fixture.configuration(), options: Self.insecure)
         try await server.makeApplication().test(.router) { client in
             let answer3 = try await post(client, "/submit?user=alice", #"{"text": "pandas groupby"}"#)
             #expect(answer3.body
@@ -81,7 +86,7 @@ struct SuggestServerTests {
 
     @Test func selectLearnsFromTheSessionsLastAnswer() async throws {
         let fixture = try Fixture()
-        let server = SuggestServer(configuration: try fixture.configuration())
+        let server = SuggestServer(configuration: try fixture.configuration(), options: Self.insecure)
         try await server.makeApplication().test(.router) { client in
             let answer7 = try await get(client, "/suggest?q=py&session=s1&user=carol")
             #expect(texts(answer7.body) == ["python", "pytest"])
@@ -109,7 +114,7 @@ struct SuggestServerTests {
     ])
     func badQueriesAre400WithAJSONError(_ uri: String, _ message: String) async throws {
         let fixture = try Fixture()
-        let server = SuggestServer(configuration: try fixture.configuration())
+        let server = SuggestServer(configuration: try fixture.configuration(), options: Self.insecure)
         try await server.makeApplication().test(.router) { client in
             let (status, body) = try await get(client, uri)
             #expect(status == 400)
@@ -126,9 +131,9 @@ struct SuggestServerTests {
     ])
     func badBodiesAre400WithAJSONError(_ body: String, _ message: String) async throws {
         let fixture = try Fixture()
-        let server = SuggestServer(configuration: try fixture.configuration())
+        let server = SuggestServer(configuration: try fixture.configuration(), options: Self.insecure)
         try await server.makeApplication().test(.router) { client in
-            let (status, answer) = try await post(client, "/submit", body)
+            let (status, answer) = try await post(client, "/submit?user=u", body)
             #expect(status == 400)
             #expect(object(answer)["error"] as? String == message, "\(answer)")
         }
@@ -148,11 +153,12 @@ struct SuggestServerTests {
         let fixture = try Fixture()
         let server = SuggestServer(
             configuration: try fixture.configuration(),
-            options: ServerOptions(maximumBodyBytes: 100, maximumTargetBytes: 2_000, maximumTextBytes: 50)
+            options: ServerOptions(
+                maximumBodyBytes: 100, maximumTargetBytes: 2_000, maximumTextBytes: 50, identity: .insecureUserParameter)
         )
         try await server.makeApplication().test(.router) { client in
             let big = #"{"text": ""# + String(repeating: "a", count: 200) + #""}"#
-            let tooLarge = try await post(client, "/submit", big)
+            let tooLarge = try await post(client, "/submit?user=u", big)
             #expect(tooLarge.status == 413)
             #expect(object(tooLarge.body)["error"] as? String == "request body too large")
             let longText = try await get(client, "/suggest?q=" + String(repeating: "a", count: 51))

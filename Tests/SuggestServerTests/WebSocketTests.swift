@@ -94,7 +94,8 @@ struct WebSocketTests {
 
     @Test func aWebSocketWithAnInvalidUserIsRefused() async throws {
         let fixture = try Fixture()
-        let server = SuggestServer(configuration: try fixture.configuration(), options: ServerOptions(port: 0))
+        let server = SuggestServer(
+            configuration: try fixture.configuration(), options: ServerOptions(port: 0, identity: .insecureUserParameter))
         try await server.makeApplication().test(.live) { client in
             await #expect(throws: (any Error).self) {
                 try await client.ws("/ws?user=") { _, _, _ in }
