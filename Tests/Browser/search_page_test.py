@@ -493,7 +493,7 @@ class Steps:
         self.server = Server(self.arguments.suggest, tokens_folder, identity=("--jwt-secret-file", secret_file))
         driver.get(f"{self.server.base}/#token={hs256_token(secret, 'carol')}")
         page.wait(page.connected, f"the page did not connect with a token (banner {page.banner()!r})")
-        check("carol" in page.text_of("meta"), f"the page does not say it is connected as carol: {page.text_of('meta')!r}")
+        check("carol" in page.text_of("lead"), f"the page does not say it is carol's: {page.text_of('lead')!r}")
         page.input.click()
         page.type("pyt")
         page.wait_for_answer_to("pyt")
