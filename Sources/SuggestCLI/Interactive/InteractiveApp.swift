@@ -134,7 +134,7 @@ final class InteractiveApp {
     }
 
     /// The help line: the keys.
-    static func help(scopes: Bool) -> String {
+    nonisolated static func help(scopes: Bool) -> String {
         "↑↓ select · Tab complete · ⏎ submit · Esc clear · " + (scopes ? "^S scope · " : "") + "^C quit"
     }
 }

@@ -87,8 +87,17 @@ struct StyledLine {
     /// The line with its attributes as SGR escapes (colour mode) or without them.
     func rendered(color: Bool) -> String {
         guard color else { return plain }
-        var out = ""
+        // Neighbouring runs with the same attributes share one escape.
+        var merged: [Run] = []
         for run in fittedRuns {
+            if let last = merged.last, last.attributes == run.attributes {
+                merged[merged.count - 1].text += run.text
+            } else {
+                merged.append(run)
+            }
+        }
+        var out = ""
+        for run in merged {
             let sgr = run.attributes.sgr
             out += sgr.isEmpty ? run.text : sgr + run.text + "\u{1B}[0m"
         }
