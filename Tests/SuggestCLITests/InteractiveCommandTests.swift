@@ -249,7 +249,8 @@ struct InteractiveCommandTests {
         let pane = try TmuxPane(width: 30, height: 8)
         try pane.enter(TmuxPane.quoted(CLIRunner.executable.path) + " interactive " + TmuxPane.quoted(Self.demo))
         try pane.waitFor("the refusal") {
-            $0.replacingOccurrences(of: "\n", with: "").contains("error: the terminal is 30×8; suggest interactive needs at least 40×10")
+            $0.replacingOccurrences(of: "\n", with: "").contains(
+                "error: the terminal is 30×8; suggest interactive needs at least 40×10")
         }
         #expect(try pane.lastStatus() == 1)
     }

@@ -28,7 +28,8 @@ struct InteractiveControllerTests {
     }
 
     static let fruits = StaticProvider(
-        id: "fruits", items: [.init(title: "Apple", popularity: 3), .init(title: "Apricot", popularity: 2), .init(title: "Banana")])
+        id: "fruits",
+        items: [.init(title: "Apple", popularity: 3), .init(title: "Apricot", popularity: 2), .init(title: "Banana")])
 
     @Test func anAsynchronousAnswerUpdatesTheFrameWithoutAKey() async throws {
         let controller = controller([Self.fruits, LateProvider(delay: .milliseconds(50))])
@@ -63,7 +64,9 @@ struct InteractiveControllerTests {
         #expect(controller.session.result.suggestions.contains { $0.title == "late:ap" })
         #expect(controller.selection == .suggestion(.text("Apricot")))
         let frame = controller.frame(help: "")
-        #expect(frame.selected.map { frame.items[$0] } == .suggestion(controller.session.result.suggestions.first { $0.title == "Apricot" }!))
+        #expect(
+            frame.selected.map { frame.items[$0] }
+                == .suggestion(controller.session.result.suggestions.first { $0.title == "Apricot" }!))
     }
 
     @Test func keysDriveTheSession() {
@@ -102,7 +105,8 @@ struct InteractiveControllerTests {
     }
 
     @Test func controlSCyclesTheScopes() {
-        let session = SearchSession(engine: SuggestionEngine(providers: [Self.fruits]), scopes: ["fruits", "vegetables"])
+        let session = SearchSession(
+            engine: SuggestionEngine(providers: [Self.fruits]), scopes: ["fruits", "vegetables"])
         let controller = InteractiveController(session: session)
         #expect(session.scope == nil)
         _ = controller.handle(.control("s"))

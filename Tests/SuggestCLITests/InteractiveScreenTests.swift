@@ -20,7 +20,11 @@ struct InteractiveScreenTests {
         let python = Suggestion(title: "python", completion: .text("python"), matchedRanges: [0..<3])
         let (lines, cursor) = screen.render(frame([.header("Suggestions"), .suggestion(python)], selected: 1))
         #expect(lines.count == 10)
-        #expect(lines.map(\.plain)[0...3] == ["Search: pyt", String(repeating: "-", count: 40), "Suggestions", "> python" + String(repeating: " ", count: 32)])
+        #expect(
+            lines.map(\.plain)[0...3] == [
+                "Search: pyt", String(repeating: "-", count: 40), "Suggestions",
+                "> python" + String(repeating: " ", count: 32),
+            ])
         #expect(lines[8].plain == "0.12 ms · 2 suggestions")
         #expect(lines[9].plain.hasSuffix("…"))
         #expect(lines.allSatisfy { TerminalText.width(of: $0.plain) <= 40 })
@@ -77,7 +81,9 @@ struct InteractiveScreenTests {
     }
 
     @Test func theSelectionScrollsIntoView() {
-        let items = (0..<30).map { InteractiveFrame.Item.suggestion(Suggestion(title: "item \($0)", completion: .text("item \($0)"))) }
+        let items = (0..<30).map {
+            InteractiveFrame.Item.suggestion(Suggestion(title: "item \($0)", completion: .text("item \($0)")))
+        }
         let (lines, _) = InteractiveScreen(width: 40, height: 10, color: false).render(frame(items, selected: 20))
         // 10 rows: field, rule, 6 list rows, status, help; the selection is the last list row.
         #expect(lines[7].plain.hasPrefix("> item 20"))

@@ -10,7 +10,10 @@ struct KeyDecoderTests {
     }
 
     @Test func textControlKeysAndArrows() {
-        #expect(keys("ab\t\r\u{7F}\u{3}\u{4}") == [.text("a"), .text("b"), .tab, .enter, .backspace, .control("c"), .control("d")])
+        #expect(
+            keys("ab\t\r\u{7F}\u{3}\u{4}") == [
+                .text("a"), .text("b"), .tab, .enter, .backspace, .control("c"), .control("d"),
+            ])
         #expect(keys("\u{1B}[A\u{1B}[B\u{1B}OA\u{1B}OB") == [.up, .down, .up, .down])
         // With modifiers (Ctrl-Up), and the editing keys.
         #expect(keys("\u{1B}[1;5A\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[4~") == [.up, .pageUp, .pageDown, .home, .end])

@@ -32,8 +32,8 @@ final class TmuxPane {
     /// A folder of the test's own (for `stty -a` dumps, configurations with a recents store).
     let folder: String
 
-    /// Starts `sh` with a known prompt in a `width`×`height` pane, in ``folder``. `environment` is set in the shell (a nil value
-    /// unsets the variable); `NO_COLOR` is unset unless given.
+    /// Starts `sh` with a known prompt in a `width`×`height` pane, in ``folder``. `environment` is set in the shell
+    /// (a nil value unsets the variable); `NO_COLOR` is unset unless given.
     init(width: Int = 80, height: Int = 24, environment: [String: String?] = [:]) throws {
         guard let tmux = Self.executable else {
             throw TmuxError("tmux is not installed (CI=true requires it: .ci/run installs it with apt-get)")
@@ -172,9 +172,9 @@ final class TmuxPane {
     }
 
     /// Runs `tmux -L SOCKET arguments…`, a command that starts the server, with nothing open but /dev/null as
-    /// standard input, output and error (Linux: the descriptors are listed in /proc). The server daemonizes with the client's descriptors: started by
-    /// `Process`, it would keep the one Foundation watches to see the client exit (and `waitUntilExit` would wait
-    /// for the server), and any pipe another test has open at that moment.
+    /// standard input, output and error (Linux: the descriptors are listed in /proc). The server daemonizes with the
+    /// client's descriptors: started by `Process`, it would keep the one Foundation watches to see the client exit
+    /// (and `waitUntilExit` would wait for the server), and any pipe another test has open at that moment.
     func startServer(_ arguments: [String]) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -184,7 +184,8 @@ final class TmuxPane {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Every other descriptor closed (glibc ignores closing one that is not open): those open now, and room for
         // those another test may open meanwhile.
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }) ?? []
+        let open =
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { Int32($0) }) ?? []
         for descriptor in 3..<((open.max() ?? 1024) + 256) {
             posix_spawn_file_actions_addclose(&actions, descriptor)
         }

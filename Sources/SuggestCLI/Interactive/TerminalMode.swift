@@ -35,7 +35,9 @@ enum TerminalMode {
     /// The handlers in place before ``enter()``, by signal number.
     nonisolated(unsafe) private static let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
     /// The signals whose arrival restores the terminal before the process ends.
-    static let endingSignals: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT]
+    static let endingSignals: [Int32] = [
+        SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT,
+    ]
     /// A pipe a SIGWINCH handler writes one byte to (its read end is ``resizeDescriptor``).
     nonisolated(unsafe) private static let resizePipe = UnsafeMutablePointer<Int32>.allocate(capacity: 2)
 
