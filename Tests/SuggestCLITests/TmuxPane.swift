@@ -60,6 +60,9 @@ final class TmuxPane {
 
     deinit {
         _ = try? run(["kill-server"])
+        // A killed server leaves its socket behind.
+        let sockets = (ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp") + "/tmux-\(getuid())"
+        try? FileManager.default.removeItem(atPath: sockets + "/" + socket)
         try? FileManager.default.removeItem(atPath: folder)
     }
 
@@ -191,8 +194,20 @@ final class TmuxPane {
         }
         let argv = ([tmux, "-L", socket, "-f", "/dev/null"] + arguments).map { strdup($0) }
         defer { argv.forEach { free($0) } }
+        // No signal blocked or ignored: this thread blocks some (a dispatch worker), and a server that inherits the
+        // mask never sees SIGCHLD, so `kill-server` leaves it waiting for its panes for ever.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let code = posix_spawn(&pid, tmux, &actions, nil, argv + [nil], environ)
+        let code = posix_spawn(&pid, tmux, &actions, &attributes, argv + [nil], environ)
         guard code == 0 else { throw TmuxError("cannot start tmux: \(String(cString: strerror(code)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
