@@ -1,3 +1,4 @@
+import Dispatch
 import Observation
 import Synchronization
 import Testing
@@ -71,6 +72,28 @@ struct SearchSessionTests {
         await session.waitForUpdates()
         #expect(Set(session.result.suggestions.map(\.title)) == ["local", "remote:a"])
         #expect(session.result.generation == generation)
+    }
+
+    /// The session is main-actor isolated: an asynchronous provider's answer must change ``SearchSession/result``
+    /// on the main actor (the main queue), never on the thread the provider's task ended on, or a UI reading the
+    /// result races with it.
+    @Test(.timeLimit(.minutes(1)))
+    func asyncAnswersReachTheResultOnTheMainActor() async {
+        nonisolated(unsafe) let mainQueue = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: mainQueue, value: true)
+        let remote = GatedProvider()
+        let session = SearchSession(engine: SuggestionEngine(providers: [remote]))
+        session.text = "a"
+        let changedOnMain = Mutex<Bool?>(nil)
+        withObservationTracking {
+            _ = session.result
+        } onChange: {
+            changedOnMain.withLock { $0 = DispatchQueue.getSpecific(key: mainQueue) == true }
+        }
+        remote.gate.open("a")
+        await session.waitForUpdates()
+        #expect(session.result.suggestions.map(\.title) == ["remote:a"])
+        #expect(changedOnMain.withLock { $0 } == true)
     }
 
     @Test(.timeLimit(.minutes(1)))

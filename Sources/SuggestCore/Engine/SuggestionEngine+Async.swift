@@ -146,9 +146,12 @@ extension SuggestionEngine {
         work: Work,
         states: [Int: any Sendable],
         generation: UInt64,
+        isolation: isolated (any Actor)? = #isolation,
         receive: (AsyncAnswer) -> Bool
     ) async {
-        await withTaskGroup(of: AsyncAnswer.self) { group in
+        await withTaskGroup(of: AsyncAnswer.self, isolation: isolation) { group in
+            // Capturing the isolation makes this body (and `receive`) run on the caller's actor.
+            _ = isolation
             for index in indices {
                 let state = states[index]
                 group.addTask { await self.runOne(index, work: work, previousState: state, generation: generation) }
@@ -331,11 +334,14 @@ public struct PendingKeystroke: Sendable {
     /// actor) with the keystroke's result — same ``SuggestionResult/generation`` — each time one of them answers,
     /// fails or misses its deadline. Returns when all have, or as soon as the calling task is cancelled (then
     /// `update` is not called again and the providers' tasks are cancelled: a new keystroke cancels the old one's).
-    public func updates(_ update: (SuggestionUpdate) -> Void) async {
+    public func updates(
+        isolation: isolated (any Actor)? = #isolation, _ update: (SuggestionUpdate) -> Void
+    ) async {
         guard !remote.isEmpty else { return }
         let generation = result.generation
         var work = self.work
-        await engine.askAsynchronous(remote, work: work, states: states, generation: generation) { answer in
+        await engine.askAsynchronous(remote, work: work, states: states, generation: generation, isolation: isolation) {
+            answer in
             guard !Task.isCancelled else { return false }
             var answered: [Int: any Sendable] = [:]
             engine.apply(answer, to: &work, states: &answered)
