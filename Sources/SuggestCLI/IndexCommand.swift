@@ -42,7 +42,7 @@ struct Index: ParsableCommand {
         let fingerprint = data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: lenient) }
         let index = PrefixIndex(dictionary: loaded, sourceFingerprint: fingerprint)
         let path = output ?? ((dictionary as NSString).deletingPathExtension + ".idx")
-        if Self.isSameFile(path, dictionary) {
+        if TextFile.isSameFile(path, dictionary) {
             throw fail(
                 "error: \(path): is the dictionary \(dictionary) itself; refusing to overwrite it (give another --output)"
             )
@@ -60,14 +60,5 @@ struct Index: ParsableCommand {
         var line = "\(path): \(loaded.count) entries indexed in \(milliseconds) ms"
         if loaded.skippedLines > 0 { line += " (\(loaded.skippedLines) bad lines skipped)" }
         Console.out(line)
-    }
-
-    /// Whether `a` and `b` name one file (after links), so that writing `a` would destroy `b`.
-    static func isSameFile(_ a: String, _ b: String) -> Bool {
-        let files = FileManager.default
-        guard let x = try? files.attributesOfItem(atPath: a), let y = try? files.attributesOfItem(atPath: b),
-            let device = x[.systemNumber] as? NSNumber, let inode = x[.systemFileNumber] as? NSNumber
-        else { return false }
-        return device == y[.systemNumber] as? NSNumber && inode == y[.systemFileNumber] as? NSNumber
     }
 }

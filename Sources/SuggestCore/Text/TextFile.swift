@@ -15,6 +15,15 @@ import Foundation
 /// - a UTF-8 byte order mark at the start is not part of the text;
 /// - a line ends at `\n`, and a `\r` before it belongs to the line end (`\r\n` files read like `\n` files).
 package enum TextFile {
+    /// Whether `a` and `b` name one file after links (the same device and inode), so that writing `a` would destroy
+    /// `b`; false when either cannot be examined.
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat()
+        var y = stat()
+        guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// Why a file could not be read.
     package enum Problem: Error, Hashable, Sendable {
         case missing
