@@ -11,9 +11,9 @@ extension LatencyReport {
         let r = run
         let date = r.date.isEmpty ? "" : " · \(r.date)"
         lines.append(s.bold("suggest bench · \(configuration.file)") + date)
-        let drawn = r.source == "queries" ? "searches from the queries file" : "drawn by weight"
+        let drawn = r.source == "queries" ? "from a queries file of" : "drawn by weight from"
         lines.append(
-            "\(LatencyFormat.count(r.sessions)) sessions (\(LatencyFormat.count(r.targets)) searches, \(drawn)) · "
+            "\(LatencyFormat.count(r.sessions)) sessions \(drawn) \(LatencyFormat.count(r.targets)) searches · "
                 + "seed \(r.seed)")
         lines.append(
             "\(LatencyFormat.count(r.keystrokes)) keystrokes, \(LatencyFormat.count(r.backspaces)) of them backspaces"

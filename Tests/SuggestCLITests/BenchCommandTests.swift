@@ -38,7 +38,7 @@ struct BenchCommandTests {
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.lines
         #expect(lines.first?.hasPrefix("suggest bench · words.suggest.json · ") == true)
-        #expect(lines.contains("50 sessions (7 searches, drawn by weight) · seed 1"))
+        #expect(lines.contains("50 sessions drawn by weight from 7 searches · seed 1"))
         #expect(lines.contains { $0.hasPrefix("per keystroke       count      p50      p90      p99    p99.9      max") })
         for row in ["engine ", "  recent ", "  prefix ", "  fuzzy ", "  places (static) ", "submit "] {
             #expect(lines.contains { $0.hasPrefix(row) }, "no row \(row)")
