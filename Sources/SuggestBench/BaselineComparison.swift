@@ -28,6 +28,8 @@ public struct BaselineComparison: Hashable, Sendable {
 
     /// Compares `current` with `baseline`.
     /// - Parameters:
+    ///   - current: the run being checked.
+    ///   - baseline: the earlier run it must not be slower than.
     ///   - maxRegression: the growth of p99 allowed, as a fraction (0.1 = 10%).
     ///   - floorMicros: growth smaller than this never counts (default 1 µs).
     ///   - file: the baseline's path, for errors.

@@ -2,7 +2,7 @@ public import SuggestCore
 import SuggestRecents
 
 extension EngineConfiguration {
-    /// An engine over this configuration for a bench: as ``EngineConfiguration/makeEngine()`` makes it (warmed up),
+    /// An engine over this configuration for a bench: as `EngineConfiguration.makeEngine()` makes it (warmed up),
     /// except that a recent-searches provider keeps its searches in memory and starts empty, so that the submits of
     /// a bench never reach the searches a person saved in its `store`.
     public func makeBenchEngine() -> SuggestionEngine {

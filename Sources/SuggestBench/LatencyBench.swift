@@ -2,12 +2,12 @@ public import SuggestCore
 
 /// Plays a ``TypingScript`` against an engine and times every keystroke and every submit.
 ///
-/// Each keystroke is one call of ``SuggestionEngine/suggestions(for:session:)`` on one ``TypingSession`` (a reset
+/// Each keystroke is one call of `SuggestionEngine.suggestions(for:session:)` on one `TypingSession` (a reset
 /// starts a new one, as a search field does after a submit), timed around the call with `ContinuousClock`: what the
 /// caller waits for. Each provider's time for that keystroke is the engine's own measure
-/// (``SuggestionResult/Diagnostics/ProviderReport/micros``: the provider's `suggest`, not its token extraction);
+/// (`SuggestionResult.Diagnostics.ProviderReport.micros`: the provider's `suggest`, not its token extraction);
 /// an asynchronous provider, which this synchronous call skips, contributes no sample. Submits
-/// (``SuggestionEngine/submit(_:)``, where recent searches learn) are timed apart.
+/// (`SuggestionEngine.submit(_:)`, where recent searches learn) are timed apart.
 ///
 /// ```swift
 /// let engine = SuggestionEngine(providers: [myProvider])
@@ -27,8 +27,10 @@ public struct LatencyBench: Sendable {
     }
 
     /// Plays `script` once.
-    /// - Parameter progress: called with (steps done, steps in all) each time another hundredth is done, between
-    ///   timed calls (never inside one).
+    /// - Parameters:
+    ///   - script: the keystrokes, submits and resets to time.
+    ///   - progress: called with (steps done, steps in all) each time another hundredth is done, between timed
+    ///     calls (never inside one).
     /// - Complexity: the engine's work per step; the bookkeeping is O(1) per keystroke plus one sample per provider.
     public func run(_ script: TypingScript, progress: ((_ done: Int, _ total: Int) -> Void)? = nil) -> LatencyRun {
         let slots = engine.slots

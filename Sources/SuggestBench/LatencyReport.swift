@@ -30,7 +30,7 @@ public struct LatencyReport: Codable, Hashable, Sendable {
     public struct Run: Codable, Hashable, Sendable {
         /// When it ran (ISO 8601, UTC).
         public var date: String
-        /// The swift-suggest version (``SuggestVersion/current``).
+        /// The swift-suggest version (`SuggestVersion.current`).
         public var version: String
         /// `dictionaries` (drawn by weight from the configuration's data) or `queries` (a file of searches).
         public var source: String

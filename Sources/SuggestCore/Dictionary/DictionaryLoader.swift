@@ -55,7 +55,7 @@ public enum DictionaryLoader: Sendable {
     ///
     /// One pass over the bytes with no allocation per line: lines and tabs are found in the buffer, an ASCII text
     /// needs no UTF-8 check, and a weight of plain digits is read directly. A line that does not take the fast path
-    /// goes through ``parseLine(_:_:_:into:)``, which also words every error.
+    /// goes through `parseLine`, which also words every error.
     /// - Complexity: O(n) in the number of bytes.
     public static func parse(
         _ bytes: [UInt8],
@@ -153,8 +153,8 @@ public enum DictionaryLoader: Sendable {
 
     /// Appends the line `start..<end` when it is of the common, unambiguous kind — ASCII text with something other
     /// than spaces, then optionally a tab and a weight of 1 to 15 plain digits, and no scope — and returns true;
-    /// returns false, having appended nothing, for every other line (``parseLine(_:_:_:into:)`` then reads it).
-    /// The entries appended are exactly those ``parseLine(_:_:_:into:)`` would append.
+    /// returns false, having appended nothing, for every other line (`parseLine` then reads it).
+    /// The entries appended are exactly those `parseLine` would append.
     @inline(__always)
     static func appendSimpleLine(
         _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,

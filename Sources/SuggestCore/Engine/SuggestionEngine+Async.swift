@@ -24,7 +24,7 @@ extension SuggestionEngine {
 
     /// Answers one keystroke in two steps, for a search field: the synchronous providers now (the returned
     /// ``PendingKeystroke/result``, asynchronous providers reported `.pending`), then
-    /// ``PendingKeystroke/updates(_:)`` runs the asynchronous ones and hands over the result again each time one of
+    /// ``PendingKeystroke/updates(isolation:_:)`` runs the asynchronous ones and hands over the result again each time one of
     /// them answers or misses its deadline. ``SearchSession`` runs every keystroke this way.
     /// - Complexity: the synchronous providers' work plus O(c log c) for c candidates.
     public func startSuggestions(for query: SearchQuery, session: inout TypingSession) -> PendingKeystroke {
@@ -327,7 +327,7 @@ public struct PendingKeystroke: Sendable {
     let states: [Int: any Sendable]
     let start: ContinuousClock.Instant
 
-    /// Whether asynchronous providers are still to answer (then call ``updates(_:)``).
+    /// Whether asynchronous providers are still to answer (then call ``updates(isolation:_:)``).
     public var hasAsynchronousProviders: Bool { !remote.isEmpty }
 
     /// Runs the asynchronous providers concurrently, each within its deadline, and calls `update` (on the caller's

@@ -14,7 +14,7 @@ public struct TypingSession: Sendable {
         states.removeAll(keepingCapacity: true)
     }
 
-    /// Keeps what an asynchronous provider kept from its answer (``PendingKeystroke/updates(_:)``) for its next
+    /// Keeps what an asynchronous provider kept from its answer (``PendingKeystroke/updates(isolation:_:)``) for its next
     /// keystroke, if `update` answers this session's latest keystroke; an update of an older keystroke changes
     /// nothing.
     public mutating func record(_ update: SuggestionUpdate) {
