@@ -11,11 +11,13 @@ import SuggestWire
 extension HTTPServerBuilder {
     /// `.http1WebSocketUpgrade(webSocketRouter:)` whose connections all close at graceful shutdown, including the
     /// ones that have not sent their first request yet (see ``QuiescingUpgradeChannel``).
-    /// `limits` bound every request head (decoder limits, timeouts: see ``ConnectionGuard``).
+    /// `limits` bound every request head (decoder limits, timeouts: see ``ConnectionGuard``); `maximumMessageBytes`
+    /// is the largest WebSocket frame and message.
     static func http1WebSocketUpgradeQuiescing(
         webSocketRouter: Router<SuggestRequestContext>,
         gracePeriod: Duration = .seconds(10),
         limits: ConnectionLimits = ConnectionLimits(),
+        maximumMessageBytes: Int = 64 * 1024,
         connections: ConnectionCounter? = nil
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
@@ -25,7 +27,9 @@ extension HTTPServerBuilder {
             maxHeaderListSize: limits.maximumHeaderBytes,
             maxHeaderFieldCount: limits.maximumHeaderCount
         )
-        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: http1)
+        // Text messages must be UTF-8 (else the socket closes with 1007); a frame may be as large as a message.
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: maximumMessageBytes, validateUTF8: true)
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: http1, ws: webSocket)
         return HTTPServerBuilder { responder in
             QuiescingUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(

@@ -86,7 +86,8 @@ public final class SuggestServer: Sendable {
             router: router,
             server: .http1WebSocketUpgradeQuiescing(
                 webSocketRouter: webSocketRouter, gracePeriod: options.shutdownGracePeriod,
-                limits: options.connectionLimits, connections: connections),
+                limits: options.connectionLimits, maximumMessageBytes: options.maximumBodyBytes,
+                connections: connections),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "suggest"),
             services: [Sweeper(server: self)],
             onServerRunning: { channel in
