@@ -72,10 +72,27 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A Host name the server answers to besides localhost (NAME or NAME:PORT, * any); repeatable; needed when --host is not a loopback address.")
     var allowedHost: [String] = []
 
+    @Option(help: "Seconds a client has to send a whole request head (from connecting, or from its first byte after a response); then 408 and close.")
+    var headerTimeout: Double = 10
+
+    @Option(help: "Seconds a kept-alive connection may stay silent between requests before it is closed.")
+    var keepAliveTimeout: Double = 60
+
+    @Option(help: "Connections held at most; more are answered 503 (default: the open-file limit, raised to its hard limit at start, less a tenth and at least 64).")
+    var maxConnections: Int?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
         guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout: at least 1 second") }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout)] {
+            guard value.isFinite, value > 0, value <= 86_400 else {
+                throw ValidationError("\(name): expected seconds above 0 and at most 86400, found \(value)")
+            }
+        }
+        if let maxConnections, maxConnections < 1 {
+            throw ValidationError("--max-connections: at least 1, found \(maxConnections)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level \(logLevel)") }
         let modes = [
             jwtSecretFile.map { _ in "--jwt-secret-file" }, jwksFile.map { _ in "--jwks-file" },
@@ -123,6 +140,14 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: \(error)")
             throw ExitCode(1)
         }
+        // Connections are capped below the open-file limit, so that accepting one never fails for want of a
+        // descriptor (which NIO would retry at once, for ever).
+        let descriptors = DescriptorLimit.raise()
+        if let maxConnections, let descriptors, maxConnections > descriptors - 16 {
+            Console.error(
+                "error: --max-connections \(maxConnections): the open-file limit is \(descriptors) (leave at least 16 for the rest)")
+            throw ExitCode(1)
+        }
         let start = ContinuousClock.now
         var configuration = try ConfigurationLoader.load(config)
         let elapsed = ContinuousClock.now - start
@@ -158,7 +183,10 @@ struct Serve: AsyncParsableCommand {
                 demoPage: page,
                 identity: identity,
                 allowedOrigins: allowOrigin,
-                allowedHosts: allowedHost
+                allowedHosts: allowedHost,
+                headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
+                keepAliveTimeout: .milliseconds(Int64(keepAliveTimeout * 1000)),
+                maximumConnections: maxConnections
             ),
             logger: logger
         )

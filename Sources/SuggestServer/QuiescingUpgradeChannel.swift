@@ -4,25 +4,42 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import SuggestCore
 import SuggestWire
 
 extension HTTPServerBuilder {
     /// `.http1WebSocketUpgrade(webSocketRouter:)` whose connections all close at graceful shutdown, including the
     /// ones that have not sent their first request yet (see ``QuiescingUpgradeChannel``).
+    /// `limits` bound every request head (decoder limits, timeouts: see ``ConnectionGuard``); `maximumMessageBytes`
+    /// is the largest WebSocket frame and message.
     static func http1WebSocketUpgradeQuiescing(
         webSocketRouter: Router<SuggestRequestContext>,
-        gracePeriod: Duration = .seconds(10)
+        gracePeriod: Duration = .seconds(10),
+        limits: ConnectionLimits = ConnectionLimits(),
+        maximumMessageBytes: Int = 64 * 1024,
+        connections: ConnectionCounter? = nil
     ) -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
+        var http1 = HTTP1Channel.Configuration()
+        http1.httpDecoder = .init(
+            maxHeaderFieldSize: limits.maximumHeaderLineBytes,
+            maxHeaderListSize: limits.maximumHeaderBytes,
+            maxHeaderFieldCount: limits.maximumHeaderCount
+        )
+        // Text messages must be UTF-8 (else the socket closes with 1007); a frame may be as large as a message.
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: maximumMessageBytes, validateUTF8: true)
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(http1: http1, ws: webSocket)
         return HTTPServerBuilder { responder in
             QuiescingUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder,
                     webSocketResponder: webSocketResponder,
-                    configuration: .init()
+                    configuration: configuration
                 ),
-                gracePeriod: gracePeriod
+                gracePeriod: gracePeriod,
+                limits: limits,
+                connections: connections
             )
         }
     }
@@ -45,14 +62,28 @@ struct QuiescingUpgradeChannel: ServerChildChannel {
     let base: HTTP1WebSocketUpgradeChannel
     /// How long a connection whose first request is under way at shutdown may take to answer it before it is closed.
     var gracePeriod: Duration = .seconds(10)
+    var limits = ConnectionLimits()
+    /// Counts connections against their maximum (nil: no maximum).
+    var connections: ConnectionCounter? = nil
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+        let gate = ConnectionGate(counter: connections)
         do {
             try channel.pipeline.syncOperations.addHandler(QuiesceBeforeFirstRequestHandler(gracePeriod: gracePeriod), position: .first)
+            try channel.pipeline.syncOperations.addHandler(gate, position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
-        return base.setup(channel: channel, logger: logger)
+        let limits = self.limits
+        return base.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
+            // Right after the request decoder, before the upgrade handler: it sees the decoder's errors first.
+            let operations = channel.pipeline.syncOperations
+            let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            let handler = ConnectionGuard(limits: limits)
+            try operations.addHandler(handler, position: .after(decoder))
+            gate.watch(handler, context: try operations.context(handler: handler))
+            return value
+        }.nonisolated()
     }
 
     func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {

@@ -34,6 +34,21 @@ public struct ServerOptions: Sendable {
     /// Exact origins (`https://app.example.com`) whose pages may call the server (CORS) and open its WebSocket,
     /// besides the server's own origin (default: none).
     public var allowedOrigins: [String]
+    /// The longest header line (request line or one header field) in bytes; longer is 431 (default 16 KiB).
+    public var maximumHeaderLineBytes: Int
+    /// The most bytes in a request's head (request line and header fields together); more is 431 (default 32 KiB).
+    public var maximumHeaderBytes: Int
+    /// The most header fields in a request; more is 431 (default 100).
+    public var maximumHeaderCount: Int
+    /// A request head must be complete this long after the connection opened (first request) or after its first byte
+    /// (later requests); else 408 and the connection is closed (default 10 s; nil: no limit).
+    public var headerTimeout: Duration?
+    /// A kept-alive connection that sends no byte of a next request for this long is closed (default 60 s; nil: no
+    /// limit).
+    public var keepAliveTimeout: Duration?
+    /// Connections held at most; one more is answered 503 (`Retry-After: 1`) and closed (default nil: derived from
+    /// the open-file limit when the server starts, see ``DescriptorLimit/defaultMaximumConnections(descriptors:)``).
+    public var maximumConnections: Int?
     /// `Host` names the server answers to besides `localhost`, `127.0.0.1` and `[::1]` on its port (`NAME` with any
     /// port, `NAME:PORT` with that port, `*` any Host); others get 421 (default: none).
     public var allowedHosts: [String]
@@ -53,7 +68,13 @@ public struct ServerOptions: Sendable {
         demoPage: DemoPage? = nil,
         identity: Identity = .anonymous,
         allowedOrigins: [String] = [],
-        allowedHosts: [String] = []
+        allowedHosts: [String] = [],
+        maximumHeaderLineBytes: Int = 16 * 1024,
+        maximumHeaderBytes: Int = 32 * 1024,
+        maximumHeaderCount: Int = 100,
+        headerTimeout: Duration? = .seconds(10),
+        keepAliveTimeout: Duration? = .seconds(60),
+        maximumConnections: Int? = nil
     ) {
         self.host = host
         self.port = port
@@ -70,6 +91,19 @@ public struct ServerOptions: Sendable {
         self.identity = identity
         self.allowedOrigins = allowedOrigins
         self.allowedHosts = allowedHosts
+        self.maximumHeaderLineBytes = max(1, maximumHeaderLineBytes)
+        self.maximumHeaderBytes = max(1, maximumHeaderBytes)
+        self.maximumHeaderCount = max(1, maximumHeaderCount)
+        self.headerTimeout = headerTimeout
+        self.keepAliveTimeout = keepAliveTimeout
+        self.maximumConnections = maximumConnections.map { max(1, $0) }
+    }
+
+    /// What each connection is held to (see ``ConnectionGuard``).
+    var connectionLimits: ConnectionLimits {
+        ConnectionLimits(
+            maximumHeaderLineBytes: maximumHeaderLineBytes, maximumHeaderBytes: maximumHeaderBytes,
+            maximumHeaderCount: maximumHeaderCount, headerTimeout: headerTimeout, keepAliveTimeout: keepAliveTimeout)
     }
 
     /// Whether `text` is an exact origin as ``allowedOrigins`` takes it: `http` or `https`, `://`, a host and an

@@ -29,8 +29,9 @@ struct SessionOwner: Sendable {
 }
 
 /// The typing state of each session (a ``BatchProcessor`` each: typing session, last query and result), keyed by
-/// owner and session id, bounded in count (least recently used goes) and in idle time. Pure bookkeeping behind a
-/// `Mutex`: a request takes a session's processor out, answers without the lock held, and puts it back.
+/// owner and session id, bounded in count (least recently used goes, in O(1): ``LRUTable``) and in idle time. Pure
+/// bookkeeping behind a `Mutex`: a request takes a session's processor out, answers without the lock held, and puts
+/// it back.
 final class SessionTable: Sendable {
     struct Entry: Sendable {
         var owner: SessionOwner
@@ -38,7 +39,7 @@ final class SessionTable: Sendable {
         var lastUse: ContinuousClock.Instant
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex(LRUTable<String, Entry>())
     let maximum: Int
     let idleTimeout: Duration
 
@@ -57,7 +58,8 @@ final class SessionTable: Sendable {
         let key = Self.key(id, owner)
         return entries.withLock { entries in
             if let entry = entries[key], entry.owner.owns(for: owner), entry.processor.engine === engine {
-                entries[key]!.lastUse = now
+                entries.update(key) { $0.lastUse = now }
+                entries.touch(key)
                 return entry.processor
             }
             return BatchProcessor(engine: engine)
@@ -69,11 +71,9 @@ final class SessionTable: Sendable {
         let key = Self.key(id, owner)
         entries.withLock { entries in
             if entries[key] == nil {
-                while entries.count >= maximum, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                    entries[oldest.key] = nil
-                }
+                while entries.count >= maximum, entries.removeLeastRecent() != nil {}
             }
-            entries[key] = Entry(owner: owner, processor: processor, lastUse: now)
+            entries.insert(key, Entry(owner: owner, processor: processor, lastUse: now))
         }
     }
 
@@ -82,11 +82,13 @@ final class SessionTable: Sendable {
     @discardableResult
     func evictIdle(now: ContinuousClock.Instant) -> Int {
         entries.withLock { entries in
-            let before = entries.count
-            entries = entries.filter { key, entry in
-                now - entry.lastUse <= idleTimeout && (key.hasPrefix("u") || entry.owner.connection != nil)
+            var forgotten = 0
+            for (key, entry) in entries.entries
+            where now - entry.lastUse > idleTimeout || (!key.hasPrefix("u") && entry.owner.connection == nil) {
+                entries.removeValue(forKey: key)
+                forgotten += 1
             }
-            return before - entries.count
+            return forgotten
         }
     }
 }

@@ -30,6 +30,7 @@ public final class SuggestServer: Sendable {
     let sessions: SessionTable
     let metrics: ServerMetrics
     let browser: BrowserPolicy
+    let connections: ConnectionCounter
     public let logger: Logger
 
     /// - Parameters:
@@ -50,8 +51,15 @@ public final class SuggestServer: Sendable {
         self.browser = BrowserPolicy(options: options)
         self.sessions = SessionTable(maximum: options.maximumSessions, idleTimeout: options.sessionIdleTimeout)
         self.metrics = ServerMetrics(factory: metricsFactory)
+        self.connections = ConnectionCounter(
+            maximum: options.maximumConnections
+                ?? DescriptorLimit.defaultMaximumConnections(descriptors: DescriptorLimit.current() ?? 1024))
         self.logger = logger
     }
+
+    /// The most connections held at once (``ServerOptions/maximumConnections``, or the default derived from the
+    /// open-file limit when the server was made).
+    public var maximumConnections: Int { connections.maximum }
 
     /// The number of typing sessions kept now.
     public var sessionCount: Int { sessions.count }
@@ -77,7 +85,9 @@ public final class SuggestServer: Sendable {
         return Application(
             router: router,
             server: .http1WebSocketUpgradeQuiescing(
-                webSocketRouter: webSocketRouter, gracePeriod: options.shutdownGracePeriod),
+                webSocketRouter: webSocketRouter, gracePeriod: options.shutdownGracePeriod,
+                limits: options.connectionLimits, maximumMessageBytes: options.maximumBodyBytes,
+                connections: connections),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "suggest"),
             services: [Sweeper(server: self)],
             onServerRunning: { channel in

@@ -18,8 +18,10 @@ import Synchronization
 ///   memory only when there is no folder. The engine's selection counts live in the engine, so they are per user too.
 ///   The configuration's own `"store"` is not used (it would be one file for everybody).
 /// - **Bounded:** at most ``Options/maximumUsers`` engines are kept; a new user beyond that evicts the least recently
-///   used one. ``evictIdle(now:)`` evicts users idle longer than ``Options/idleTimeout``. An evicted user's recents are
-///   saved (`RecentsProvider/synchronize()`) first; a user who comes back gets them back from the store.
+///   used one (found in O(1)). ``evictIdle(now:)`` evicts users idle longer than ``Options/idleTimeout``. An evicted
+///   user's changes not saved yet are saved (`RecentsProvider/synchronize()`) first (a submit or select is saved when
+///   it happens; a user who only typed has nothing to save and gets no file); a user who comes back gets their
+///   recents back from the store.
 ///   In memory only, an evicted user's recents are gone: that is the memory bound.
 /// - **Shared:** the configuration's other providers are used as they are, so a dictionary is loaded (and indexed)
 ///   once however many users there are.
@@ -72,7 +74,7 @@ public final class UserEngines: Sendable {
     }
 
     struct Table: Sendable {
-        var entries: [String: Entry] = [:]
+        var entries = LRUTable<String, Entry>()
         var built = 0
         var evicted = 0
     }
@@ -100,7 +102,7 @@ public final class UserEngines: Sendable {
     public var evictions: Int { table.withLock { $0.evicted } }
 
     /// The users that have an engine now, in no order.
-    public var users: [String] { table.withLock { Array($0.entries.keys) } }
+    public var users: [String] { table.withLock { $0.entries.entries.map(\.key) } }
 
     /// Whether `user` is accepted by ``engine(for:now:)``.
     public static func isValid(user: String) -> Bool {
@@ -128,32 +130,31 @@ public final class UserEngines: Sendable {
     /// `user`'s engine, built on first use (their recents read from their store); marks them used at `now`.
     /// Building one beyond ``Options/maximumUsers`` evicts the least recently used user (saving their recents).
     /// - Throws: ``InvalidUser``.
-    /// - Complexity: O(1) for a known user; O(n) in the number of users when one is evicted.
+    /// - Complexity: O(1) (the least recently used user is found in O(1)), plus building a new user's engine.
     public func engine(for user: String, now: ContinuousClock.Instant = .now) throws(InvalidUser) -> SuggestionEngine {
         guard Self.isValid(user: user) else { throw InvalidUser(user: user) }
         let known = table.withLock { table -> SuggestionEngine? in
-            guard table.entries[user] != nil else { return nil }
-            table.entries[user]!.lastUse = now
-            return table.entries[user]!.engine
+            guard let entry = table.entries[user] else { return nil }
+            table.entries.update(user) { $0.lastUse = now }
+            table.entries.touch(user)
+            return entry.engine
         }
         if let known { return known }
         let built = makeEntry(for: user, now: now)
         var evicted: [(String, Entry)] = []
         let engine = table.withLock { table -> SuggestionEngine in
-            if table.entries[user] != nil {
+            if let entry = table.entries[user] {
                 // Another task built it meanwhile: keep theirs.
-                table.entries[user]!.lastUse = now
-                return table.entries[user]!.engine
+                table.entries.update(user) { $0.lastUse = now }
+                table.entries.touch(user)
+                return entry.engine
             }
             table.built += 1
-            while table.entries.count >= options.maximumUsers,
-                let oldest = table.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
-            {
-                table.entries[oldest.key] = nil
+            while table.entries.count >= options.maximumUsers, let oldest = table.entries.removeLeastRecent() {
                 table.evicted += 1
                 evicted.append((oldest.key, oldest.value))
             }
-            table.entries[user] = built
+            table.entries.insert(user, built)
             return built.engine
         }
         _ = save(evicted)
@@ -177,8 +178,8 @@ public final class UserEngines: Sendable {
     @discardableResult
     public func evictIdle(now: ContinuousClock.Instant = .now) -> [SaveFailure] {
         let idle = table.withLock { table -> [(String, Entry)] in
-            let stale = table.entries.filter { now - $0.value.lastUse > options.idleTimeout }
-            for (user, _) in stale { table.entries[user] = nil }
+            let stale = table.entries.entries.filter { now - $0.value.lastUse > options.idleTimeout }
+            for (user, _) in stale { table.entries.removeValue(forKey: user) }
             table.evicted += stale.count
             return stale.map { ($0.key, $0.value) }
         }
@@ -201,13 +202,14 @@ public final class UserEngines: Sendable {
     /// - Returns: the save failures.
     @discardableResult
     public func saveAll() -> [SaveFailure] {
-        save(table.withLock { $0.entries.map { ($0.key, $0.value) } })
+        save(table.withLock { $0.entries.entries.map { ($0.key, $0.value) } })
     }
 
     private func save(_ entries: [(String, Entry)]) -> [SaveFailure] {
         var failures: [SaveFailure] = []
         for (user, entry) in entries {
-            for provider in entry.recents where provider.store != nil {
+            // Only changes not saved yet: a user who never submitted or selected gets no file (nor lock file).
+            for provider in entry.recents where provider.store != nil && provider.unsavedChangeCount > 0 {
                 do {
                     try provider.synchronize()
                 } catch {

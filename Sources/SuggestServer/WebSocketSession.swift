@@ -5,10 +5,13 @@ import SuggestWire
 import Synchronization
 
 /// One WebSocket connection: a typing field. Each text message is a `suggest batch` line. Keystrokes (`{"text": …}`)
-/// go to the engine's `SuggestionEngine/results(for:)` stream, latest wins: every answer is a batch answer line,
-/// the synchronous providers' first and then an update (same `generation`) per asynchronous provider in time, and no
-/// answer for a keystroke that a newer one has replaced is sent. `submit`, `select` and `reset` are answered in
-/// order with their batch acknowledgement; a bad line gets `{"error": …}` and the connection goes on.
+/// go to the engine's `SuggestionEngine/results(for:)` stream, latest wins (``LatestQuery``): at most one keystroke
+/// waits while the engine works on another, a newer one replaces it, and when the socket closes the waiting one is
+/// dropped. Every answer is a batch answer line, the synchronous providers' first and then an update (same
+/// `generation`) per asynchronous provider in time; no answer for a keystroke that a newer one has replaced is sent.
+/// `submit`, `select` and `reset` are answered in order with their batch acknowledgement; a bad line gets
+/// `{"error": …}` and the connection goes on. A text message that is not UTF-8 closes the socket with 1007, one
+/// longer than ``maximumMessageBytes`` with 1009.
 struct WebSocketSession: Sendable {
     let engine: SuggestionEngine
     let metrics: ServerMetrics
@@ -16,10 +19,6 @@ struct WebSocketSession: Sendable {
 
     /// What the reader and the writer share.
     struct Shared: Sendable {
-        /// The generation of the newest keystroke sent to the engine (keystroke n has generation n).
-        var newest: UInt64 = 0
-        /// The text of each keystroke not answered yet, by generation.
-        var texts: [UInt64: String] = [:]
         /// The last answer sent and its query (for `select`).
         var lastQuery = SearchQuery()
         var lastResult: SuggestionResult? = nil
@@ -31,29 +30,22 @@ struct WebSocketSession: Sendable {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let shared = Box()
-        // Unbounded: every keystroke reaches the engine's stream, whose n-th query has generation n (the engine
-        // cancels the asynchronous work of a replaced one); only results are dropped, never queries.
-        let (queries, feed) = AsyncStream.makeStream(of: SearchQuery.self)
+        let queries = LatestQuery()
         let results = engine.results(for: queries)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await result in results {
-                    // Latest wins: a result for an older keystroke than the newest one read is dropped here too
-                    // (the engine drops those it knows are stale; this covers one still in its buffer).
-                    let text = shared.state.withLock { state -> String? in
-                        guard result.generation >= state.newest, let text = state.texts[result.generation] else {
-                            return nil
-                        }
-                        state.texts = state.texts.filter { $0.key >= result.generation }
-                        state.lastResult = result
-                        return text
+                    // Latest wins: a result for an older keystroke than the newest one is dropped here too (the
+                    // engine drops those it knows are stale; this covers one still in its buffer).
+                    guard queries.isNewest(result.generation), let text = queries.text(of: result.generation) else {
+                        continue
                     }
-                    guard let text else { continue }
+                    shared.state.withLock { $0.lastResult = result }
                     metrics.providers(of: result)
                     try await outbound.write(.text(JSONWriter.result(result, text: text)))
                 }
             }
-            defer { feed.finish() }
+            defer { queries.finish() }
             var processor = BatchProcessor(engine: engine)
             for try await message in inbound.messages(maxSize: maximumMessageBytes) {
                 guard case .text(let line) = message else {
@@ -69,12 +61,8 @@ struct WebSocketSession: Sendable {
                 }
                 if case .text(let text) = command.action {
                     let query = command.query
-                    shared.state.withLock { state in
-                        state.newest += 1
-                        state.texts[state.newest] = text
-                        state.lastQuery = query
-                    }
-                    feed.yield(query)
+                    shared.state.withLock { $0.lastQuery = query }
+                    queries.offer(query, text: text)
                     continue
                 }
                 (processor.lastQuery, processor.lastResult) = shared.state.withLock { ($0.lastQuery, $0.lastResult) }
@@ -82,7 +70,7 @@ struct WebSocketSession: Sendable {
                 await processor.answer(command, into: &out)
                 try await outbound.write(.text(out.bytes.string))
             }
-            feed.finish()
+            queries.finish()
             group.cancelAll()
         }
     }
