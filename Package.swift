@@ -67,6 +67,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The demo page's policy hashes (SHA-256); jwt-kit already builds it on the server side.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // Who is asking: bearer JWTs (HS256, RS256, ES256) and the `Authorization: Bearer` header.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -139,6 +141,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: server)),
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: server)),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: server)),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: server)),
             ],
             // The page `suggest serve --demo-page` serves at `GET /` (`DemoPage.bundled()`).
             resources: [.copy("Resources/search-page.html")]

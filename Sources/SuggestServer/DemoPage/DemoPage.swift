@@ -1,4 +1,5 @@
 #if Server
+import Crypto
 import Foundation
 
 /// The search page that `suggest serve --demo-page` serves at `GET /`: one HTML file with its CSS and JavaScript
@@ -39,7 +40,7 @@ public struct DemoPage: Sendable {
             "frame-ancestors 'none'",
             "require-trusted-types-for 'script'",
         ].joined(separator: "; ")
-        let digest = SHA256.digest(bytes)
+        let digest = Array(SHA256.hash(data: bytes))
         entityTag = "\"" + digest.prefix(16).map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
@@ -84,7 +85,7 @@ public struct DemoPage: Sendable {
         while let start = firstIndex(of: open, in: html, from: index) {
             let contentStart = start + open.count
             guard let end = firstIndex(of: close, in: html, from: contentStart) else { break }
-            let digest = SHA256.digest(html[contentStart..<end])
+            let digest = Array(SHA256.hash(data: html[contentStart..<end]))
             hashes.append("'sha256-" + Data(digest).base64EncodedString() + "'")
             index = end + close.count
         }
