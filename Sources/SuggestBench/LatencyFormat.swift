@@ -1,7 +1,7 @@
 import Foundation
 
-/// How the bench writes numbers for people.
-enum LatencyFormat {
+/// How the bench writes numbers for people (also `suggest bench`'s progress line).
+package enum LatencyFormat {
     /// `0.42 µs`, `12.3 µs`, `1.24 ms`, `1.50 s`: three significant figures, at most 9 characters.
     static func time(_ micros: Double) -> String {
         if micros < 10 { return String(format: "%.2f µs", micros) }
@@ -22,7 +22,7 @@ enum LatencyFormat {
     }
 
     /// `12,345`.
-    static func count(_ n: Int) -> String {
+    package static func count(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {

@@ -124,7 +124,7 @@ struct Bench: AsyncParsableCommand {
             }
         }
 
-        let progress = ProgressLine.make("typing \(LatencyFormatting.count(script.sessions)) sessions")
+        let progress = ProgressLine.make("typing \(LatencyFormat.count(script.sessions)) sessions")
         let run = LatencyBench(engine: engine, slowestCount: slowest).run(script) { done, total in
             progress?.update(Self.progressText(done: done, total: total))
         }
@@ -207,27 +207,11 @@ struct Bench: AsyncParsableCommand {
         let filled = total > 0 ? done * width / total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let percent = total > 0 ? done * 100 / total : 100
-        return "typing sessions [\(bar)] \(percent)% \(LatencyFormatting.count(done))/\(LatencyFormatting.count(total)) steps"
+        return "typing sessions [\(bar)] \(percent)% \(LatencyFormat.count(done))/\(LatencyFormat.count(total)) steps"
     }
 
     /// Colour only for a terminal, and never when `NO_COLOR` is set (no-color.org) or `TERM` is `dumb`.
     static func wantsColor(descriptor: Int32) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        if let value = environment["NO_COLOR"], !value.isEmpty { return false }
-        if environment["TERM"] == "dumb" { return false }
-        return isatty(descriptor) == 1
-    }
-}
-
-/// `12,345`.
-enum LatencyFormatting {
-    static func count(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return n < 0 ? "-" + out : out
+        !Console.colorIsOff(ProcessInfo.processInfo.environment) && isatty(descriptor) == 1
     }
 }

@@ -9,6 +9,13 @@ import Suggest
 
 /// Writes to standard output and flushes at once (a pipe would otherwise buffer whole blocks).
 enum Console {
+    /// Whether the environment forbids colour and attributes: `NO_COLOR` set to anything but the empty string
+    /// (https://no-color.org), or `TERM` is `dumb`.
+    static func colorIsOff(_ environment: [String: String]) -> Bool {
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return true }
+        return environment["TERM"] == "dumb"
+    }
+
     static func out(_ line: String) { write(line, to: 1) }
 
     static func error(_ line: String) { write(line, to: 2) }

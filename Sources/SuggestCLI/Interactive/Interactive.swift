@@ -62,9 +62,8 @@ struct Interactive: AsyncParsableCommand {
     /// Colour and attributes unless `NO_COLOR` is set (to anything but the empty string, https://no-color.org) or
     /// `TERM` is `dumb` or unset.
     static func usesColor(_ environment: [String: String]) -> Bool {
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else { return false }
-        return true
+        guard !Console.colorIsOff(environment), let term = environment["TERM"] else { return false }
+        return !term.isEmpty
     }
 
     /// The scopes the dictionaries of the prefix and fuzzy providers name (their third column), in order of
