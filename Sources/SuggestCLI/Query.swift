@@ -76,6 +76,7 @@ enum Table {
                     line += pad(s.providers.joined(separator: "+"), 14)
                     line += "weight \(JSONWriter.number(s.weight)) × popularity \(JSONWriter.number(s.popularity))"
                     line += " = score \(JSONWriter.number(s.score))"
+                    if let synonym = s.synonym { line += " · synonym \(synonym.term) → \(synonym.replacement)" }
                 } else if let subtitle = s.subtitle {
                     line += "  " + subtitle
                 }

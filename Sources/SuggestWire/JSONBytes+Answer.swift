@@ -78,6 +78,13 @@ extension JSONBytes {
             raw(",\"typos\":")
             integer(s.typos)
         }
+        if let synonym = s.synonym {
+            raw(",\"synonym\":{\"term\":")
+            quoted(synonym.term)
+            raw(",\"replacement\":")
+            quoted(synonym.replacement)
+            byte(0x7D)
+        }
         raw(",\"ranges\":[")
         for (i, range) in s.matchedRanges.enumerated() {
             if i > 0 { byte(0x2C) }

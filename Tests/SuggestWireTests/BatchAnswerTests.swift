@@ -22,6 +22,22 @@ struct BatchAnswerTests {
         }
     }
 
+    @Test func aSuggestionFoundThroughASynonymSaysWhichOne() throws {
+        var options = EngineOptions()
+        options.synonyms = try Synonyms(groups: [["pants", "trousers"]])
+        let engine = SuggestionEngine(
+            providers: [StaticProvider(items: [.init(title: "Trousers"), .init(title: "Pants")])], options: options)
+        let answer = try JSONParser.parse(JSONWriter.result(engine.suggestions(for: "trou"), text: "trou"))
+        guard case .array(let suggestions)? = answer["suggestions"] else {
+            Issue.record("no suggestions in \(answer)")
+            return
+        }
+        #expect(suggestions.count == 2)
+        #expect(suggestions[0]["synonym"] == nil)
+        #expect(suggestions[1]["synonym"]?["term"]?.stringValue == "trousers")
+        #expect(suggestions[1]["synonym"]?["replacement"]?.stringValue == "pants")
+    }
+
     @Test func anAnswerWithoutSuggestionsIsAProblem() throws {
         #expect(throws: BatchCommand.Problem("answer without \"suggestions\"")) {
             try BatchAnswer.output(from: try JSONParser.parse(#"{"error":"x"}"#), limit: 10)

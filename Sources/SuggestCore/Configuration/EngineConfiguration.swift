@@ -16,7 +16,7 @@ public struct EngineConfiguration: Sendable {
     /// Keys of the top-level object.
     public static let topLevelKeys = [
         "version", "limit", "providers", "sections", "groupSections", "tiebreak", "maxQueryLength",
-        "learnFromSelections",
+        "learnFromSelections", "synonyms",
     ]
     /// Keys every provider entry may have besides its own.
     public static let commonProviderKeys = ["type", "id", "weight", "section", "exactMatch"]
@@ -266,6 +266,57 @@ extension EngineConfiguration {
                 }
                 options.sections = rules
             }
+            if let value = root["synonyms"] { readSynonyms(value, into: &options) }
+        }
+
+        /// `"synonyms"`: groups (arrays of terms) and one-way rules (`{"from": "tv", "to": ["television"]}`).
+        mutating func readSynonyms(_ value: JSONValue, into options: inout EngineOptions) {
+            guard case .array(let items) = value else {
+                fail(.at("synonyms", "expected an array of groups ([\"pants\", \"trousers\"]) and rules ({\"from\": …, \"to\": […]}), found \(value.kindDescription)"))
+                return
+            }
+            var builder = Synonyms.Builder()
+            for (i, item) in items.enumerated() {
+                let path = "synonyms[\(i)]"
+                switch item {
+                case .array(let terms):
+                    var strings: [String] = []
+                    for (j, term) in terms.enumerated() {
+                        if let s = term.stringValue { strings.append(s) } else {
+                            fail(.at("\(path)[\(j)]", "expected a string, found \(term.kindDescription)"))
+                        }
+                    }
+                    guard strings.count == terms.count else { continue }
+                    if let error = builder.addGroup(strings, path: path) { fail(error) }
+                case .object(let object):
+                    for key in object.keys where key != "from" && key != "to" {
+                        var message = "unknown key \"\(key)\""
+                        if let nearest = NearestName.nearest(to: key, in: ["from", "to"]) {
+                            message += " — did you mean \"\(nearest)\"?"
+                        }
+                        fail(.at(path, message))
+                    }
+                    guard let from = object["from"]?.stringValue else {
+                        fail(.at(path + ".from", "expected a string, found \(object["from"]?.kindDescription ?? "nothing")"))
+                        continue
+                    }
+                    guard case .array(let targets)? = object["to"] else {
+                        fail(.at(path + ".to", "expected an array of strings, found \(object["to"]?.kindDescription ?? "nothing")"))
+                        continue
+                    }
+                    var strings: [String] = []
+                    for (j, term) in targets.enumerated() {
+                        if let s = term.stringValue { strings.append(s) } else {
+                            fail(.at("\(path).to[\(j)]", "expected a string, found \(term.kindDescription)"))
+                        }
+                    }
+                    guard strings.count == targets.count else { continue }
+                    if let error = builder.addRule(from: from, to: strings, path: path + ".to", fromPath: path + ".from") { fail(error) }
+                default:
+                    fail(.at(path, "expected a group (an array of terms) or a rule ({\"from\": …, \"to\": […]}), found \(item.kindDescription)"))
+                }
+            }
+            options.synonyms = Synonyms(rules: builder.rules())
         }
 
         mutating func readProvider(_ entry: JSONValue, index: Int, ids: inout Set<String>) -> ProviderSlot? {

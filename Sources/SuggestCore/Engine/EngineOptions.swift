@@ -33,6 +33,9 @@ public struct EngineOptions: Hashable, Sendable {
     public var maxQueryLength: Int = SuggestionEngine.defaultMaxQueryLength
     /// Rank suggestions the person chose before higher inside their tier.
     public var learnFromSelections: Bool = true
+    /// Terms that stand for one another while typing (none by default): the synchronous providers are also asked
+    /// for the query with its end replaced, and what only that finds ranks below every direct match.
+    public var synonyms = Synonyms()
 
     public init() {}
 

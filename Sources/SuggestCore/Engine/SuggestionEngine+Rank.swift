@@ -69,6 +69,8 @@ extension SuggestionEngine {
         var tier: MatchTier
         var typos: Int
         var score: Double
+        /// Found only through a synonym (ranks below every direct match).
+        var synonym: Bool
         var section: Int
         /// Bit p set: slot p offered it (slots 64 and later are found through the offers).
         var offeredBy: UInt64
@@ -146,13 +148,17 @@ extension SuggestionEngine {
                     if p < 64 { kept.offeredBy |= 1 << UInt64(p) } else { kept.offeredByLaterSlot = true }
                     scratch.offers[Int(kept.lastOffer)].next = offer
                     kept.lastOffer = offer
+                    let synonym = candidate.synonym != nil
                     let better =
-                        tier != kept.tier
-                        ? tier < kept.tier
-                        : candidate.typos != kept.typos ? candidate.typos < kept.typos : score > kept.score
+                        synonym != kept.synonym
+                        ? !synonym
+                        : tier != kept.tier
+                            ? tier < kept.tier
+                            : candidate.typos != kept.typos ? candidate.typos < kept.typos : score > kept.score
                     if better {
                         kept.provider = p
                         kept.candidate = c
+                        kept.synonym = synonym
                         kept.tier = tier
                         kept.typos = candidate.typos
                         kept.score = score
@@ -175,6 +181,7 @@ extension SuggestionEngine {
                             tier: tier,
                             typos: candidate.typos,
                             score: score,
+                            synonym: candidate.synonym != nil,
                             section: section,
                             offeredBy: p < 64 ? 1 << UInt64(p) : 0,
                             offeredByLaterSlot: p >= 64,
@@ -216,6 +223,7 @@ extension SuggestionEngine {
         func precedes(_ l: Int32, _ r: Int32) -> Bool {
             let a = merged[Int(l)]
             let b = merged[Int(r)]
+            if a.synonym != b.synonym { return !a.synonym }
             if a.tier != b.tier { return a.tier < b.tier }
             if a.typos != b.typos { return a.typos < b.typos }
             if a.score != b.score { return a.score > b.score }
@@ -373,7 +381,8 @@ extension SuggestionEngine {
             weight: slots[entry.provider].weight,
             score: entry.score,
             section: sectionTitles[entry.section],
-            systemImage: systemImage
+            systemImage: systemImage,
+            synonym: entry.synonym ? candidate.synonym : nil
         )
     }
 
@@ -390,7 +399,7 @@ extension SuggestionEngine {
         // Display order: the first shown completion spells the result.
         for shown in scratch.display {
             let entry = scratch.merged[Int(shown.entry)]
-            guard entry.tier <= .prefix, let key = scratch.table.text(ofKey: entry.key),
+            guard entry.tier <= .prefix, !entry.synonym, let key = scratch.table.text(ofKey: entry.key),
                 let text = outputs[entry.provider][entry.candidate].completion.text
             else { continue }
             guard let (_, firstKey) = first else {

@@ -179,6 +179,9 @@ public final class SuggestionEngine: Sendable {
         var notes: [String]
         /// Notes providers added to their output ("id: note").
         var providerNotes: [String] = []
+        /// The query with its end replaced by synonyms (``EngineOptions/synonyms``), each asked of every synchronous
+        /// provider after the query itself.
+        var synonymQueries: [(query: PreparedQuery, match: Synonyms.Match)] = []
     }
 
     /// Steps 1–2: token extraction and query preparation (in the session's reused arrays).
@@ -220,7 +223,7 @@ public final class SuggestionEngine: Sendable {
             }
         }
         let prepared = PreparedQuery(query, maximumLength: options.maxQueryLength)
-        return Work(
+        var work = Work(
             prepared: prepared,
             suggestedTokens: suggestedTokens,
             replacedRanges: replacedRanges,
@@ -228,6 +231,13 @@ public final class SuggestionEngine: Sendable {
             reports: reports,
             notes: notes
         )
+        if !options.synonyms.isEmpty {
+            for rewrite in options.synonyms.rewrites(of: prepared) {
+                work.synonymQueries.append(
+                    (PreparedQuery(rewrite.query, maximumLength: options.maxQueryLength), rewrite.match))
+            }
+        }
+        return work
     }
 
     /// What one keystroke does with the asynchronous providers while the local ones answer.
@@ -290,8 +300,9 @@ public final class SuggestionEngine: Sendable {
         let t0 = ContinuousClock.now
         do {
             try slot.provider.suggest(request, into: &output)
-            let micros = Self.micros(since: t0)
             session.states[index] = output.state
+            if !work.synonymQueries.isEmpty { askSynonyms(slot, session.generation, work.synonymQueries, &output) }
+            let micros = Self.micros(since: t0)
             work.reports[index] = .init(
                 provider: slot.provider.id,
                 micros: micros,
@@ -311,6 +322,31 @@ public final class SuggestionEngine: Sendable {
                 outcome: .failed(message: "\(error)")
             )
             log(.warning, "provider failed", source: slot.provider.id, "\(error)")
+        }
+    }
+
+    /// Asks `slot`'s provider for each synonym rewrite of the query (afresh: no state from earlier keystrokes, and
+    /// none kept) and appends what it offers to `output`, each candidate marked with its synonym. A rewrite the
+    /// provider fails on adds nothing; the query's own answer stands.
+    func askSynonyms(
+        _ slot: ProviderSlot,
+        _ generation: UInt64,
+        _ rewrites: [(query: PreparedQuery, match: Synonyms.Match)],
+        _ output: inout ProviderOutput
+    ) {
+        for rewrite in rewrites where !rewrite.query.isEmpty {
+            var extra = ProviderOutput()
+            let request = SuggestionRequest(
+                query: rewrite.query, limit: options.limit, previousState: nil, generation: generation)
+            do {
+                try slot.provider.suggest(request, into: &extra)
+            } catch {
+                continue
+            }
+            for var candidate in extra.candidates {
+                candidate.synonym = rewrite.match
+                output.candidates.append(candidate)
+            }
         }
     }
 

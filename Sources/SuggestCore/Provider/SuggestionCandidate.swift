@@ -13,6 +13,8 @@ public struct SuggestionCandidate: Hashable, Sendable {
     public var systemImage: String?
     /// Overrides the provider's configured section for this candidate.
     public var section: String?
+    /// Set by the engine on what a provider offered for a synonym's rewritten query (see ``Synonyms``).
+    public var synonym: Synonyms.Match?
 
     public init(
         title: String,

@@ -66,6 +66,9 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
     public var section: String
     /// An SF Symbol name.
     public var systemImage: String?
+    /// The synonym it was found through, when only a synonym's rewritten query found it (it then ranks below
+    /// every direct match).
+    public var synonym: Synonyms.Match?
 
     public init(
         title: String,
@@ -79,7 +82,8 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
         weight: Double = 1,
         score: Double = 0,
         section: String = SuggestionEngine.defaultSection,
-        systemImage: String? = nil
+        systemImage: String? = nil,
+        synonym: Synonyms.Match? = nil
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -93,6 +97,7 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
         self.score = score
         self.section = section
         self.systemImage = systemImage
+        self.synonym = synonym
     }
 
     /// The provider that offered the best match.
