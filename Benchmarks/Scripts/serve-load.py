@@ -112,7 +112,7 @@ def check_answer(payload, typed, provider):
     if not isinstance(errors, list) or not all(isinstance(e, str) for e in errors):
         return "bad errors list", None, False, None
     mine = [e for e in errors if provider is not None and e.startswith(provider + ":")]
-    failed = None if not mine else "busy" if all(" is busy: " in e for e in mine) else "down"
+    failed = None if not mine else "busy" if all(": database busy: " in e for e in mine) else "down"
     answered = provider is not None and any(
         s["provider"] == provider or provider in s.get("providers", ()) for s in suggestions)
     return None, failed, answered, answer.get("micros")
@@ -301,7 +301,7 @@ def main():
     started = time.perf_counter()
     server = subprocess.Popen(
         [args.bin, "serve", "--config", config, "--port", "0", "--log-level", "warning",
-         "--max-users", str(max(args.users, 1))],
+         "--max-users", str(max(args.users, 1)), "--rate-limit", "0"],  # every simulated user is on 127.0.0.1
         stdout=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline()

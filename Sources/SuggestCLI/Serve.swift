@@ -18,7 +18,8 @@ struct Serve: AsyncParsableCommand {
             WebSocket /ws takes batch lines; with --demo-page, GET / is a search page on /ws. Who is asking: \
             --jwt-secret-file or --jwks-file (bearer JWTs, `sub` is the user), --user-header with \
             --trusted-proxy, --insecure-user-parameter (user=), or none (anonymous: nothing is learned across \
-            clients). SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
+            clients). Limits (see the guide's "Limits"): --rate-limit per address and per user (default 50/s, \
+            bursts of 100; 0 turns it off), request head and body timeouts, connection cap. SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
             """
     )
 
@@ -81,14 +82,34 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections held at most; more are answered 503 (default: the open-file limit, raised to its hard limit at start, less a tenth and at least 64).")
     var maxConnections: Int?
 
+    @Option(help: "Seconds a client has to send a whole request body once its head is in; then 408 and close.")
+    var bodyTimeout: Double = 10
+
+    @Option(help: "Requests (and WebSocket messages) per second per client address and per user; beyond it 429 with Retry-After, a WebSocket keystroke waits (latest wins). 0: no limit.")
+    var rateLimit: Double = 50
+
+    @Option(help: "Requests a client may make at once after a quiet spell (default: twice --rate-limit).")
+    var rateBurst: Int?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
         guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
         guard idleTimeout >= 1 else { throw ValidationError("--idle-timeout: at least 1 second") }
-        for (name, value) in [("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout)] {
+        for (name, value) in [
+            ("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout), ("--body-timeout", bodyTimeout),
+        ] {
             guard value.isFinite, value > 0, value <= 86_400 else {
                 throw ValidationError("\(name): expected seconds above 0 and at most 86400, found \(value)")
             }
+        }
+        guard rateLimit.isFinite, rateLimit >= 0, rateLimit <= 1_000_000 else {
+            throw ValidationError("--rate-limit: expected requests per second from 0 (no limit) to 1000000, found \(rateLimit)")
+        }
+        if let rateBurst {
+            guard rateBurst >= 1, rateBurst <= 1_000_000 else {
+                throw ValidationError("--rate-burst: expected 1 to 1000000 requests, found \(rateBurst)")
+            }
+            guard rateLimit > 0 else { throw ValidationError("--rate-burst: needs a --rate-limit above 0") }
         }
         if let maxConnections, maxConnections < 1 {
             throw ValidationError("--max-connections: at least 1, found \(maxConnections)")
@@ -186,7 +207,9 @@ struct Serve: AsyncParsableCommand {
                 allowedHosts: allowedHost,
                 headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
                 keepAliveTimeout: .milliseconds(Int64(keepAliveTimeout * 1000)),
-                maximumConnections: maxConnections
+                maximumConnections: maxConnections,
+                bodyTimeout: .milliseconds(Int64(bodyTimeout * 1000)),
+                rateLimit: rateLimit > 0 ? RateLimit(perSecond: rateLimit, burst: rateBurst) : nil
             ),
             logger: logger
         )

@@ -52,7 +52,7 @@ public struct PostgresCatalogue: Hashable, Sendable {
 
     /// One keystroke's SQL: `$1` the query's key, `$2` its prefix pattern, `$3` its word-prefix pattern (or NULL),
     /// `$4` rows fetched per tier, `$5` the scope (or NULL), `$6` whether to look for typos, `$7` typo rows,
-    /// `$8` the limit.
+    /// `$8` the limit, `$9` the typo key (the key with what `pg_trgm` ignores as spaces).
     ///
     /// Four parts in one round trip: the exact entry, prefixes by weight, word prefixes by weight only when the
     /// prefixes did not fill `$8`, typo candidates (`pg_trgm` word similarity, best first) only when neither did.
@@ -63,7 +63,7 @@ public struct PostgresCatalogue: Hashable, Sendable {
             WITH x AS MATERIALIZED (SELECT text, weight, folded FROM \(quoted) WHERE folded = $1::text AND \(scope) ORDER BY weight DESC LIMIT 1),
             p AS MATERIALIZED (SELECT text, weight, folded FROM \(quoted) WHERE folded LIKE $2::text AND \(scope) ORDER BY weight DESC LIMIT $4::int),
             w AS MATERIALIZED (SELECT text, weight, folded FROM \(quoted) WHERE $3::text IS NOT NULL AND (SELECT count(*) FROM p) < $8::int AND folded LIKE $3::text AND \(scope) ORDER BY weight DESC LIMIT $4::int),
-            t AS MATERIALIZED (SELECT text, weight, folded FROM \(quoted) WHERE $6::bool AND (SELECT count(*) FROM p) + (SELECT count(*) FROM w) < $8::int AND folded %> $1::text AND folded NOT LIKE $2::text AND \(scope) ORDER BY folded <->> $1::text, weight DESC LIMIT $7::int)
+            t AS MATERIALIZED (SELECT text, weight, folded FROM \(quoted) WHERE $6::bool AND (SELECT count(*) FROM p) + (SELECT count(*) FROM w) < $8::int AND folded %> $9::text AND folded NOT LIKE $2::text AND \(scope) ORDER BY folded <->> $9::text, weight DESC LIMIT $7::int)
             SELECT 0, text, weight, folded FROM x UNION ALL SELECT 1, text, weight, folded FROM p
             UNION ALL SELECT 2, text, weight, folded FROM w UNION ALL SELECT 3, text, weight, folded FROM t
             """

@@ -1,4 +1,5 @@
 #if Server
+import Foundation
 import PostgresNIO
 
 /// Readable text for postgres-nio's errors (whose `description` hides everything on purpose): the server's message
@@ -15,6 +16,33 @@ enum PostgresErrorText {
             return "\(error.code)"
         }
         return "\(error)"
+    }
+
+    /// ` (SQLSTATE 42P01)` for an error the server reported, else nothing.
+    static func sqlStateSuffix(of error: any Error) -> String {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState], isSQLState(state) else {
+            return ""
+        }
+        return " (SQLSTATE \(state))"
+    }
+
+    /// What a client may be told about a connection problem: one of a few fixed phrases (with the SQLSTATE when
+    /// the server gave one), never the server's message, which may name the user or the database.
+    static func publicReason(connectionProblem detail: String) -> String {
+        let lowered = detail.lowercased()
+        if let range = detail.range(of: "SQLSTATE ") {
+            let state = String(detail[range.upperBound...].prefix(5))
+            if isSQLState(state) { return "refused by the server (SQLSTATE \(state))" }
+        }
+        if lowered.contains("connection refused") { return "connection refused" }
+        if lowered.contains("timed out") || lowered.contains("timeout") { return "timed out" }
+        if lowered.contains("unreachable") { return "network unreachable" }
+        return "connection failed"
+    }
+
+    /// Five digits or capital letters.
+    static func isSQLState(_ text: String) -> Bool {
+        text.utf8.count == 5 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 }
 #endif

@@ -22,6 +22,16 @@ import Synchronization
 /// that is down or unreachable makes each keystroke's report say so (`failed: database unreachable …`); the other
 /// providers answer as usual, and the provider reconnects by itself when the database is back.
 ///
+/// **What clients see.** A keystroke's failure (in its report, which `suggest serve` sends to clients) names no
+/// user, host, port, database or table, and carries none of the server's own message text: it says `database
+/// unreachable`, `database busy` or `database query failed`, with the SQLSTATE when there is one. The details go
+/// to the provider's logger (at `warning`, once until they change).
+///
+/// **Bounded cost.** The text sent is bounded and normalized (see `KeystrokePlan`): at most 64 bytes of key, and no
+/// trigram search for a key without letters or digits. At most `maximumQueries` keystroke queries are under way at
+/// once (running or waiting for a connection); a keystroke beyond them answers at once without the database
+/// (`database busy`), as does one that would wait past its deadline behind the queries under way.
+///
 /// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:)``)
 /// owns a `PostgresClient` (a pool of up to `maximumConnections`) and runs its `run()` in a task that ends when
 /// the provider is released. A server that manages its services itself (swift-service-lifecycle) passes its own
@@ -33,8 +43,10 @@ public final class PostgresProvider: ConfigurableProvider {
     ///   environment variable that holds it; or `host`, `port`, `user`, `password`, `database`, `sslmode`.
     /// - `table` (default `"suggestions"`), `deadlineMilliseconds` (1–60000, default 150), `limit` (rows per tier,
     ///   1–1000; default: the engine's limit), `infix` (default true), `typos` (default true),
-    ///   `maximumConnections` (1–100, default 4), `connectTimeoutMilliseconds` (1–600000, default 5000),
-    ///   `similarity` (0.1–1, default 0.5: `pg_trgm.word_similarity_threshold` for typo candidates).
+    ///   `maximumConnections` (1–100, default 4), `maximumQueries` (1–10000, default 4 × `maximumConnections`:
+    ///   keystroke queries under way at once, running or waiting for a connection; one more answers `database
+    ///   busy` at once), `connectTimeoutMilliseconds` (1–600000, default 5000), `similarity` (0.1–1, default 0.5:
+    ///   `pg_trgm.word_similarity_threshold` for typo candidates).
     public struct Configuration: Decodable, Sendable {
         public var url: String?
         public var urlEnvironment: String?
@@ -50,12 +62,13 @@ public final class PostgresProvider: ConfigurableProvider {
         public var infix: Bool
         public var typos: Bool
         public var maximumConnections: Int
+        public var maximumQueries: Int?
         public var connectTimeoutMilliseconds: Int
         public var similarity: Double
 
         private enum CodingKeys: String, CodingKey {
             case url, urlEnvironment, host, port, user, password, database, sslmode, table, deadlineMilliseconds, limit,
-                infix, typos, maximumConnections, connectTimeoutMilliseconds, similarity
+                infix, typos, maximumConnections, maximumQueries, connectTimeoutMilliseconds, similarity
         }
 
         public init(from decoder: any Decoder) throws {
@@ -74,6 +87,7 @@ public final class PostgresProvider: ConfigurableProvider {
             infix = try c.decodeIfPresent(Bool.self, forKey: .infix) ?? true
             typos = try c.decodeIfPresent(Bool.self, forKey: .typos) ?? true
             maximumConnections = try c.decodeIfPresent(Int.self, forKey: .maximumConnections, in: 1...100) ?? 4
+            maximumQueries = try c.decodeIfPresent(Int.self, forKey: .maximumQueries, in: 1...10_000)
             connectTimeoutMilliseconds =
                 try c.decodeIfPresent(Int.self, forKey: .connectTimeoutMilliseconds, in: 1...600_000) ?? 5_000
             similarity = try c.decodeIfPresent(Double.self, forKey: .similarity, in: 0.1...1) ?? 0.5
@@ -118,6 +132,12 @@ public final class PostgresProvider: ConfigurableProvider {
     let connections: Int?
     /// Keystroke queries under way (running or waiting for a connection).
     private let inFlight = Atomic<Int>(0)
+    /// The most keystroke queries under way at once; one more answers `database busy` at once.
+    public let maximumQueries: Int
+    /// Where the details of failures go (clients get generic reasons).
+    let logger: Logger
+    /// The last detail logged, so that an outage is logged once, not once per keystroke.
+    private let lastLogged = Mutex<String?>(nil)
     /// How long a query holds its connection, on average.
     let queryTime = QueryTimer()
     /// The task running ``client``'s `run()` when the provider owns it.
@@ -131,9 +151,13 @@ public final class PostgresProvider: ConfigurableProvider {
         catalogue: PostgresCatalogue,
         deadline: Duration = .milliseconds(150),
         options: Options = Options(),
-        location: String = "database"
+        location: String = "database",
+        maximumQueries: Int = 16,
+        logger: Logger = Logger(label: "suggest.postgres")
     ) {
         self.id = id
+        self.maximumQueries = max(1, maximumQueries)
+        self.logger = logger
         self.client = client
         self.catalogue = catalogue
         self.execution = .asynchronous(deadline: deadline)
@@ -159,15 +183,17 @@ public final class PostgresProvider: ConfigurableProvider {
         maximumConnections: Int = 4,
         connectTimeout: Duration = .seconds(5),
         wordSimilarityThreshold: Double = 0.5,
-        probeTimeout: Duration? = nil
+        probeTimeout: Duration? = nil,
+        maximumQueries: Int? = nil,
+        logger: Logger = Logger(label: "suggest.postgres")
     ) {
         let health = ConnectionHealth()
-        let logger = Logger(label: "suggest.postgres") { _ in HealthLogHandler(health: health) }
+        let poolLogger = Logger(label: "suggest.postgres") { _ in HealthLogHandler(health: health) }
         let client = PostgresClient(
             configuration: settings.clientConfiguration(
                 maximumConnections: maximumConnections, connectTimeout: connectTimeout,
                 wordSimilarityThreshold: wordSimilarityThreshold, statementTimeout: Self.statementTimeout(deadline)),
-            backgroundLogger: logger
+            backgroundLogger: poolLogger
         )
         self.id = id
         self.client = client
@@ -178,6 +204,8 @@ public final class PostgresProvider: ConfigurableProvider {
         self.health = health
         self.probeTimeout = probeTimeout ?? max(connectTimeout, .seconds(1))
         self.connections = maximumConnections
+        self.maximumQueries = max(1, maximumQueries ?? 4 * maximumConnections)
+        self.logger = logger
         self.runner = Task { await client.run() }
         self.sql = catalogue.keystroke
     }
@@ -198,7 +226,8 @@ public final class PostgresProvider: ConfigurableProvider {
             options: Options(limit: configuration.limit, infix: configuration.infix, typos: configuration.typos),
             maximumConnections: configuration.maximumConnections,
             connectTimeout: .milliseconds(configuration.connectTimeoutMilliseconds),
-            wordSimilarityThreshold: configuration.similarity
+            wordSimilarityThreshold: configuration.similarity,
+            maximumQueries: configuration.maximumQueries
         )
     }
 
@@ -265,18 +294,24 @@ public final class PostgresProvider: ConfigurableProvider {
             // Known to be down: say so at once (no keystroke waits for the pool), and let one probe wait for the
             // pool to reconnect.
             probe()
-            throw PostgresProviderError("\(location) is unreachable: \(problem.message) (retrying)")
+            log("\(location) is unreachable: \(problem.message)")
+            throw PostgresProviderError(
+                "database unreachable: \(PostgresErrorText.publicReason(connectionProblem: problem.message)) (retrying)")
         }
         // Admission: a keystroke that would wait behind the queries under way past its deadline skips the database
         // at once (its other providers answer now, not at the deadline) and takes no connection from those that can
         // still be answered in time.
         let ahead = inFlight.add(1, ordering: .relaxed).newValue
         defer { inFlight.subtract(1, ordering: .relaxed) }
+        if ahead > maximumQueries {
+            throw PostgresProviderError(
+                "database busy: \(maximumQueries) queries under way already, so this keystroke did not wait")
+        }
         if let connections, case .asynchronous(let deadline) = execution,
             !Self.canMeetDeadline(inFlight: ahead, connections: connections, queryTime: queryTime.average, deadline: deadline)
         {
             throw PostgresProviderError(
-                "\(location) is busy: behind the queries under way this keystroke would miss its deadline, so it did not wait")
+                "database busy: behind the queries under way this keystroke would miss its deadline, so it did not wait")
         }
         let plan = KeystrokePlan(request, options: options)
         let rows: [Row]
@@ -292,17 +327,34 @@ public final class PostgresProvider: ConfigurableProvider {
                 return rows
             }
             health.succeeded()
+            lastLogged.withLock { $0 = nil }
         } catch {
             try Task.checkCancellation()
             let message = PostgresErrorText.describe(error)
             if Self.isConnectionProblem(error) {
                 health.failed(message)
                 probe()
-                throw PostgresProviderError("\(location) is unreachable: \(message) (retrying)")
+                log("\(location) is unreachable: \(message)")
+                throw PostgresProviderError(
+                    "database unreachable: \(PostgresErrorText.publicReason(connectionProblem: message)) (retrying)")
             }
-            throw PostgresProviderError("\(location): \(message)")
+            log("\(location): query failed: \(message)")
+            throw PostgresProviderError("database query failed\(PostgresErrorText.sqlStateSuffix(of: error))")
         }
         return ProviderOutput(candidates: plan.candidates(from: rows))
+    }
+
+    /// Keystroke queries under way now (running or waiting for a connection).
+    var queriesUnderWay: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Logs a failure's details (with the database's location and the server's message) once, until they change.
+    func log(_ detail: String) {
+        let isNew = lastLogged.withLock { last in
+            guard last != detail else { return false }
+            last = detail
+            return true
+        }
+        if isNew { logger.warning("\(id): \(detail)") }
     }
 
     /// Starts one background `SELECT 1` (unless one is under way): it waits for the pool to reconnect and clears

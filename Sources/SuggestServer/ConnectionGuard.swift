@@ -19,6 +19,8 @@ struct ConnectionLimits: Sendable {
     var headerTimeout: Duration? = .seconds(10)
     /// A kept-alive connection that sends no byte of a next request for this long is closed (nil: no limit).
     var keepAliveTimeout: Duration? = .seconds(60)
+    /// A request's body must be complete this long after its head was read; else 408 and close (nil: no limit).
+    var bodyTimeout: Duration? = .seconds(10)
 }
 
 /// Sits right after NIO's HTTP request decoder in every connection's pipeline, until the connection is upgraded to a
@@ -28,8 +30,9 @@ struct ConnectionLimits: Sendable {
 ///   is answered 400, one whose header lines go beyond ``ConnectionLimits`` 431, and the connection is closed at
 ///   once. A response under way is finished first. The decoder's error goes no further (Hummingbird would answer it
 ///   with an empty 400 after its first request and not at all before it, then keep the connection open).
-/// - The header and keep-alive timeouts of ``ConnectionLimits``: a head not complete in time is answered 408 and the
-///   connection closed; a kept-alive connection silent for too long is closed.
+/// - The header, body and keep-alive timeouts of ``ConnectionLimits``: a head, or a body, not complete in time is
+///   answered 408 and the connection closed (a body still coming after its request was answered: closed); a
+///   kept-alive connection silent for too long is closed.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -57,6 +60,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var closeAfterResponse = false
     /// Whether any request was read on this connection (the first one's head is timed from the connection's start).
     private var answeredOne = false
+    /// A request's head was read and its end not yet: the body timer runs.
+    private var readingBody = false
     private var timer: Scheduled<Void>?
     /// Whether the handler left the pipeline (after a WebSocket upgrade).
     private(set) var removed = false
@@ -118,6 +123,16 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         case .idle:
             // Nothing was asked: no answer to give, the connection just ends.
             close(context)
+        case .busy where readingBody:
+            let message = "request body not complete within \(Self.seconds(limits.bodyTimeout)) s"
+            if responseUnderway {
+                closeAfterResponse = true
+            } else if pending == 0 {
+                // Its request was answered already: nothing more to say.
+                close(context)
+            } else {
+                refuse(context, .requestTimeout, message)
+            }
         case .busy, .closing:
             break
         }
@@ -135,12 +150,26 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !upgraded else { return context.fireChannelRead(data) }
         guard phase != .closing else { return }
-        if case .head = unwrapInboundIn(data) {
+        switch unwrapInboundIn(data) {
+        case .head:
             pending += 1
             answeredOne = true
             phase = .busy
-            timer?.cancel()
-            timer = nil
+            readingBody = true
+            startTimer(context, limits.bodyTimeout)
+        case .end:
+            if readingBody {
+                readingBody = false
+                timer?.cancel()
+                timer = nil
+                // Answered before its body was all read: the connection waits for a next request now.
+                if pending == 0 && phase == .busy {
+                    phase = .idle
+                    startTimer(context, limits.keepAliveTimeout)
+                }
+            }
+        case .body:
+            break
         }
         context.fireChannelRead(data)
     }
@@ -217,7 +246,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if closeAfterResponse {
                 context.flush()
                 close(context)
-            } else if pending == 0 && phase == .busy {
+            } else if pending == 0 && phase == .busy && !readingBody {
                 phase = .idle
                 startTimer(context, limits.keepAliveTimeout)
             }

@@ -8,12 +8,22 @@ import Synchronization
 ///
 /// The engine numbers the queries it reads 1, 2, 3… (`SuggestionResult/generation`); ``text(of:)`` gives the text of
 /// the query that got a generation, for the answer line.
+///
+/// With an admission (the rate limit), the engine's read waits for it once a keystroke is there, and then takes the
+/// newest one: keystrokes that come meanwhile replace each other as they would while the engine works, so a client
+/// above its rate has its keystrokes coalesced, never queued, and its socket stays open.
 final class LatestQuery: AsyncSequence, Sendable {
     typealias Element = SearchQuery
 
+    /// Waits until the next keystroke may be computed (returns early when the task is cancelled).
+    let admission: (@Sendable () async -> Void)?
+
+    init(admission: (@Sendable () async -> Void)? = nil) { self.admission = admission }
+
     private struct State {
         var pending: (query: SearchQuery, text: String)?
-        var waiter: CheckedContinuation<SearchQuery?, Never>?
+        /// The engine's read, waiting for a keystroke (resumed when one comes or the socket closes).
+        var waiter: CheckedContinuation<Void, Never>?
         var finished = false
         /// How many queries the engine has read (the generation of the last one).
         var read: UInt64 = 0
@@ -28,31 +38,26 @@ final class LatestQuery: AsyncSequence, Sendable {
 
     /// A new keystroke: replaces the one waiting, if any.
     func offer(_ query: SearchQuery, text: String) {
-        let waiter = state.withLock { state -> CheckedContinuation<SearchQuery?, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.finished else { return nil }
             state.offered += 1
-            if let waiter = state.waiter {
-                state.waiter = nil
-                state.read += 1
-                state.lastText = text
-                return waiter
-            }
             if state.pending != nil { state.replaced += 1 }
             state.pending = (query, text)
-            return nil
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        waiter?.resume(returning: query)
+        waiter?.resume()
     }
 
     /// No more keystrokes: the one waiting is dropped and the engine's stream ends.
     func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<SearchQuery?, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             state.finished = true
             state.pending = nil
             defer { state.waiter = nil }
             return state.waiter
         }
-        waiter?.resume(returning: nil)
+        waiter?.resume()
     }
 
     /// Whether the result of `generation` is the answer to the newest keystroke (none newer read or waiting).
@@ -70,19 +75,26 @@ final class LatestQuery: AsyncSequence, Sendable {
 
     private func next() async -> SearchQuery? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<SearchQuery?, Never>) in
-                let ready = state.withLock { state -> SearchQuery?? in
-                    if let (query, text) = state.pending {
-                        state.pending = nil
-                        state.read += 1
-                        state.lastText = text
-                        return .some(query)
+            while true {
+                // Until a keystroke is there (or the socket closed).
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let ready = state.withLock { state -> Bool in
+                        if state.pending != nil || state.finished || Task.isCancelled { return true }
+                        state.waiter = continuation
+                        return false
                     }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    state.waiter = continuation
-                    return .none
+                    if ready { continuation.resume() }
                 }
-                if let ready { continuation.resume(returning: ready) }
+                if let admission { await admission() }
+                let taken = state.withLock { state -> SearchQuery?? in
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    guard let (query, text) = state.pending else { return .none }
+                    state.pending = nil
+                    state.read += 1
+                    state.lastText = text
+                    return .some(query)
+                }
+                if let taken { return taken }
             }
         } onCancel: {
             finish()

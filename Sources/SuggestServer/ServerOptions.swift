@@ -52,6 +52,13 @@ public struct ServerOptions: Sendable {
     /// `Host` names the server answers to besides `localhost`, `127.0.0.1` and `[::1]` on its port (`NAME` with any
     /// port, `NAME:PORT` with that port, `*` any Host); others get 421 (default: none).
     public var allowedHosts: [String]
+    /// A request body must be complete this long after its request's head; else 408 and the connection is closed
+    /// (default 10 s; nil: no limit).
+    public var bodyTimeout: Duration?
+    /// Requests per second per client address and per identified user; beyond it HTTP requests get 429 with
+    /// `Retry-After`, and WebSocket messages wait (default ``RateLimit/standard``: 50 a second, bursts of 100; nil:
+    /// no limit).
+    public var rateLimit: RateLimit?
 
     public init(
         host: String = "127.0.0.1",
@@ -74,7 +81,9 @@ public struct ServerOptions: Sendable {
         maximumHeaderCount: Int = 100,
         headerTimeout: Duration? = .seconds(10),
         keepAliveTimeout: Duration? = .seconds(60),
-        maximumConnections: Int? = nil
+        maximumConnections: Int? = nil,
+        bodyTimeout: Duration? = .seconds(10),
+        rateLimit: RateLimit? = .standard
     ) {
         self.host = host
         self.port = port
@@ -97,13 +106,16 @@ public struct ServerOptions: Sendable {
         self.headerTimeout = headerTimeout
         self.keepAliveTimeout = keepAliveTimeout
         self.maximumConnections = maximumConnections.map { max(1, $0) }
+        self.bodyTimeout = bodyTimeout
+        self.rateLimit = rateLimit
     }
 
     /// What each connection is held to (see ``ConnectionGuard``).
     var connectionLimits: ConnectionLimits {
         ConnectionLimits(
             maximumHeaderLineBytes: maximumHeaderLineBytes, maximumHeaderBytes: maximumHeaderBytes,
-            maximumHeaderCount: maximumHeaderCount, headerTimeout: headerTimeout, keepAliveTimeout: keepAliveTimeout)
+            maximumHeaderCount: maximumHeaderCount, headerTimeout: headerTimeout, keepAliveTimeout: keepAliveTimeout,
+            bodyTimeout: bodyTimeout)
     }
 
     /// Whether `text` is an exact origin as ``allowedOrigins`` takes it: `http` or `https`, `://`, a host and an

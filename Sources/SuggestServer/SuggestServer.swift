@@ -31,6 +31,8 @@ public final class SuggestServer: Sendable {
     let metrics: ServerMetrics
     let browser: BrowserPolicy
     let connections: ConnectionCounter
+    /// The rate limits' buckets (nil: no rate limit).
+    let rateLimiter: RateLimiter?
     public let logger: Logger
 
     /// - Parameters:
@@ -54,6 +56,7 @@ public final class SuggestServer: Sendable {
         self.connections = ConnectionCounter(
             maximum: options.maximumConnections
                 ?? DescriptorLimit.defaultMaximumConnections(descriptors: DescriptorLimit.current() ?? 1024))
+        self.rateLimiter = options.rateLimit.map { RateLimiter(limit: $0) }
         self.logger = logger
     }
 
@@ -142,7 +145,7 @@ public final class SuggestServer: Sendable {
                 }
             }
             let command = BatchCommand(action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) })
-            let caller = try await self.caller(of: request, context: context, parameters: parameters)
+            let caller = try await self.admittedCaller(of: request, context: context, parameters: parameters)
             return try await self.answer(command, parameters, caller: caller, context: context)
         }
         router.post("/submit") { request, context -> Response in
@@ -153,13 +156,13 @@ public final class SuggestServer: Sendable {
         }
         router.post("/reset") { request, context -> Response in
             let parameters = try self.parameters(request, Self.postParameters)
-            let caller = try await self.caller(of: request, context: context, parameters: parameters)
+            let caller = try await self.admittedCaller(of: request, context: context, parameters: parameters)
             return try await self.answer(BatchCommand(action: .reset), parameters, caller: caller, context: context)
         }
         // A GET /ws that asks for no upgrade: the same checks, then 426.
         router.get("/ws") { request, context -> Response in
             let parameters = try self.parameters(request, [])
-            _ = try await self.caller(of: request, context: context, parameters: parameters, webSocket: true)
+            _ = try await self.admittedCaller(of: request, context: context, parameters: parameters, webSocket: true)
             throw RequestProblem(
                 .upgradeRequired, "/ws is a WebSocket endpoint", headers: [HTTPField.Name("Upgrade")!: "websocket"])
         }
@@ -171,7 +174,7 @@ public final class SuggestServer: Sendable {
         async throws -> Response
     {
         let parameters = try self.parameters(request, Self.postParameters)
-        let caller = try await self.caller(of: request, context: context, parameters: parameters)
+        let caller = try await self.admittedCaller(of: request, context: context, parameters: parameters)
         guard caller != .anonymous else {
             throw RequestProblem(
                 .forbidden,
@@ -235,6 +238,55 @@ public final class SuggestServer: Sendable {
         return .json(out)
     }
 
+    // MARK: Rate limits
+
+    /// The buckets a request from `caller` on this connection takes from: its address's, unless the peer is a
+    /// trusted proxy (one address for many users: its users' own buckets limit them), and its user's when known.
+    func rateLimitedClients(caller: Caller?, context: SuggestRequestContext) -> [RateLimiter.Client] {
+        var clients: [RateLimiter.Client] = []
+        if let address = context.remoteAddress?.ipAddress, !isTrustedProxy(address) {
+            clients.append(.address(address))
+        }
+        if case .user(let user) = caller { clients.append(.user(user)) }
+        return clients
+    }
+
+    func isTrustedProxy(_ address: String) -> Bool {
+        guard case .userHeader(_, let proxies) = options.identity else { return false }
+        return proxies.contains { $0.contains(address) }
+    }
+
+    /// Takes a token from `client`'s bucket.
+    /// - Throws: 429 with `Retry-After` (whole seconds, at least 1) when the bucket is empty.
+    func admit(_ client: RateLimiter.Client) throws(RequestProblem) {
+        guard let limiter = rateLimiter, let wait = limiter.take(client) else { return }
+        let seconds = RateLimiter.retryAfterSeconds(wait)
+        let limit = limiter.limit
+        let whose: String =
+            switch client {
+            case .address: "per address"
+            case .user: "per user"
+            }
+        throw RequestProblem(
+            .tooManyRequests,
+            "too many requests: at most \(RateLimit.describe(limit.perSecond)) a second \(whose) (bursts of "
+                + "\(limit.burst)); try again in \(seconds) s",
+            headers: [.retryAfter: "\(seconds)"])
+    }
+
+    /// ``caller(of:context:parameters:webSocket:)`` within the rate limits: the address's bucket first (before a
+    /// token is verified), then the user's.
+    func admittedCaller(
+        of request: Request, context: SuggestRequestContext, parameters: QueryParameters, webSocket: Bool = false
+    ) async throws(RequestProblem) -> Caller {
+        if rateLimiter != nil, let address = context.remoteAddress?.ipAddress, !isTrustedProxy(address) {
+            try admit(.address(address))
+        }
+        let caller = try await self.caller(of: request, context: context, parameters: parameters, webSocket: webSocket)
+        if rateLimiter != nil, case .user(let user) = caller { try admit(.user(user)) }
+        return caller
+    }
+
     // MARK: WebSocket
 
     /// `GET /ws`: upgraded once the caller is verified (a browser's token may come as the subprotocol entry
@@ -243,7 +295,9 @@ public final class SuggestServer: Sendable {
     func addWebSocketRoute(to router: Router<SuggestRequestContext>) {
         router.ws("/ws") { request, context in
             let parameters = try self.parameters(request, [])
-            if case .user(let user) = try await self.caller(of: request, context: context, parameters: parameters, webSocket: true) {
+            if case .user(let user) = try await self.admittedCaller(
+                of: request, context: context, parameters: parameters, webSocket: true)
+            {
                 _ = try self.engine(for: user)
             }
             return .upgrade(Self.offersSuggestProtocol(request) ? [.secWebSocketProtocol: Self.webSocketProtocol] : [:])
@@ -256,8 +310,15 @@ public final class SuggestServer: Sendable {
             case .user(let user): engine = try self.engine(for: user)
             case .anonymous: engine = self.users.ephemeralEngine()
             }
-            try await WebSocketSession(engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes)
-                .run(inbound: inbound, outbound: outbound)
+            var session = WebSocketSession(
+                engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes)
+            if let limiter = self.rateLimiter {
+                let clients = self.rateLimitedClients(caller: caller, context: context.requestContext)
+                session.admission = {
+                    for client in clients { await limiter.waitForToken(client) }
+                }
+            }
+            try await session.run(inbound: inbound, outbound: outbound)
         }
     }
 

@@ -12,10 +12,15 @@ import Synchronization
 /// `submit`, `select` and `reset` are answered in order with their batch acknowledgement; a bad line gets
 /// `{"error": …}` and the connection goes on. A text message that is not UTF-8 closes the socket with 1007, one
 /// longer than ``maximumMessageBytes`` with 1009.
+///
+/// The rate limit (``admission``) never closes the socket: a keystroke waits for it in ``LatestQuery`` (newer
+/// keystrokes replace it meanwhile), and `submit`, `select` and `reset` wait for it before they are answered.
 struct WebSocketSession: Sendable {
     let engine: SuggestionEngine
     let metrics: ServerMetrics
     let maximumMessageBytes: Int
+    /// Waits until the client may send its next message (nil: no rate limit).
+    var admission: (@Sendable () async -> Void)? = nil
 
     /// What the reader and the writer share.
     struct Shared: Sendable {
@@ -30,7 +35,7 @@ struct WebSocketSession: Sendable {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let shared = Box()
-        let queries = LatestQuery()
+        let queries = LatestQuery(admission: admission)
         let results = engine.results(for: queries)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -65,6 +70,7 @@ struct WebSocketSession: Sendable {
                     queries.offer(query, text: text)
                     continue
                 }
+                if let admission { await admission() }
                 (processor.lastQuery, processor.lastResult) = shared.state.withLock { ($0.lastQuery, $0.lastResult) }
                 var out = JSONBytes(capacity: 64)
                 await processor.answer(command, into: &out)

@@ -4,8 +4,28 @@ import Logging
 import PostgresNIO
 import SuggestCore
 import SuggestIndex
+import Synchronization
 import Testing
 @testable import SuggestPostgres
+
+/// A log handler that keeps the messages (tests read them).
+final class CapturedLog: LogHandler, Sendable {
+    private let stored = Mutex<[String]>([])
+    var messages: [String] { stored.withLock { $0 } }
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .trace }
+        set {}
+    }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+    func log(event: LogEvent) { stored.withLock { $0.append(event.message.description) } }
+}
 
 /// Fails the suite when CI asks for PostgreSQL (`SUGGEST_REQUIRE_POSTGRES=1`) and none is given or reachable.
 @Suite struct PostgresRequirementTests {
@@ -153,15 +173,156 @@ struct PostgresDatabaseTests {
         }
     }
 
-    @Test func aMissingTableIsTheServersMessage() async throws {
+    /// A failed query tells the client its SQLSTATE only: never the database's user, host, port or name, nor the
+    /// server's message (which names the table); the details go to the provider's log.
+    @Test func aDatabaseErrorNamesNoUserHostPortOrDatabase() async throws {
+        let settings = try TestDatabase.settings()
+        let log = CapturedLog()
         let provider = PostgresProvider(
-            settings: try TestDatabase.settings(), catalogue: try PostgresCatalogue(table: "t_no_such_table"))
+            settings: settings, catalogue: try PostgresCatalogue(table: "t_no_such_table"), deadline: .seconds(10),
+            logger: Logger(label: "test") { _ in log })
         defer { provider.shutdown() }
-        await #expect {
-            _ = try await Self.ask(provider, "py")
-        } throws: { error in
-            "\(error)".contains("relation \"t_no_such_table\" does not exist")
+        let engine = SuggestionEngine(providers: [StaticProvider(items: [.init(title: "Pythonista")]), provider])
+        var session = TypingSession()
+        let result = await engine.allSuggestions(for: SearchQuery(text: "py"), session: &session)
+        #expect(result.diagnostics.errors == ["postgres: database query failed (SQLSTATE 42P01)"])
+        // What `suggest serve` sends as the answer's "errors".
+        let answer = result.diagnostics.errors.joined(separator: "\n")
+        for secret in [settings.user, settings.host, ":\(settings.port)", settings.database ?? settings.user, "t_no_such_table"] {
+            #expect(!answer.contains(secret), "\(secret) in \(answer)")
         }
+        let logged = log.messages.joined(separator: "\n")
+        #expect(logged.contains(settings.displayName) && logged.contains(#"relation "t_no_such_table" does not exist"#), "\(logged)")
+        // Logged once, not once per keystroke.
+        _ = await engine.allSuggestions(for: SearchQuery(text: "pyt"), session: &session)
+        #expect(log.messages.count == 1, "\(log.messages)")
+    }
+
+    /// At most `maximumQueries` keystroke queries are under way: one more answers "busy" at once instead of queueing.
+    @Test func keystrokesBeyondTheMaximumQueriesAnswerBusyAtOnce() async throws {
+        try await Self.withCatalogue("admission") { _, catalogue in
+            let provider = PostgresProvider(
+                settings: try TestDatabase.settings(), catalogue: catalogue, deadline: .seconds(30),
+                maximumConnections: 1, maximumQueries: 2)
+            defer { provider.shutdown() }
+            // The pool's one connection is held: the keystrokes below wait for it.
+            let gate = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await provider.client.withConnection { _ in for await _ in gate.stream {} }
+            }
+            defer { holder.cancel() }
+            let waiting = (0..<2).map { _ in Task { try await Self.ask(provider, "py") } }
+            for _ in 0..<500 where provider.queriesUnderWay < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(provider.queriesUnderWay == 2)
+            await #expect {
+                _ = try await Self.ask(provider, "te")
+            } throws: { error in
+                "\(error)" == "database busy: 2 queries under way already, so this keystroke did not wait"
+            }
+            // The two that waited are answered once the connection is free.
+            #expect(provider.queriesUnderWay == 2)
+            gate.continuation.finish()
+            for task in waiting { #expect(try await task.value.map(\.title).first == "python") }
+            #expect(try await Self.ask(provider, "te").map(\.title).first == "tensorflow")
+        }
+    }
+
+    /// The database's own work for a keystroke — rows read by its scans, from `EXPLAIN (ANALYZE)`: a count, not a
+    /// time — for pathological texts stays within a small multiple of the most an ordinary keystroke reads. Before
+    /// the key was bounded and normalized, a key without letters or digits had its word-prefix and typo parts read
+    /// the whole table (the check on the unbounded parameters shows that the measure tells).
+    @Test func noKeystrokeReadsMoreThanASmallMultipleOfAnOrdinaryOne() async throws {
+        var generator = SplitMix(seed: 7)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        func word() -> String {
+            String((0..<(4 + Int(generator.next() % 8))).map { _ in letters[Int(generator.next() % 26)] })
+        }
+        var entries: [(text: String, weight: Double, scope: String?)] = []
+        for i in 0..<40_000 {
+            let text =
+                switch i % 10 {
+                case 0: word() + " " + word()
+                case 1: word() + "'" + word()
+                case 2: word() + "-" + word() + "-" + word()
+                default: word()
+                }
+            entries.append((text, Double(generator.next() % 100_000), nil))
+        }
+        let catalogue = try PostgresCatalogue(table: TestDatabase.uniqueTable("cost"))
+        let settings = try TestDatabase.settings()
+        _ = try await PostgresImporter.load(
+            WeightedDictionary(source: "generated", entries: entries), into: catalogue, settings: settings, replace: false)
+        let provider = PostgresProvider(settings: settings, catalogue: catalogue, deadline: .seconds(30))
+        defer { provider.shutdown() }
+        // Statistics now, so that the plans do not change when autovacuum gathers them.
+        try await provider.client.query(PostgresQuery(unsafeSQL: "ANALYZE \(catalogue.quoted)"))
+        func rowsRead(_ query: PostgresQuery) async throws -> Int {
+            let explain = PostgresQuery(unsafeSQL: "EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + query.sql, binds: query.binds)
+            let json = try await provider.client.withConnection { connection in
+                var text = ""
+                for try await (row) in try await connection.query(explain, logger: Logger(label: "test")).decode(String.self) {
+                    text += row
+                }
+                return text
+            }
+            let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]]
+            let plan = try #require(parsed?.first?["Plan"] as? [String: Any])
+            // Rows each scan produced or threw away, times its loops, over the whole plan.
+            func rowsRead(_ node: [String: Any]) -> Int {
+                var total = 0
+                if let type = node["Node Type"] as? String, type.hasSuffix("Scan"), !type.hasPrefix("CTE") {
+                    let loops = node["Actual Loops"] as? Int ?? 0
+                    let rows = (node["Actual Rows"] as? Int ?? 0) + (node["Rows Removed by Filter"] as? Int ?? 0)
+                        + (node["Rows Removed by Index Recheck"] as? Int ?? 0)
+                    total += rows * loops
+                }
+                for child in node["Plans"] as? [[String: Any]] ?? [] { total += rowsRead(child) }
+                return total
+            }
+            return rowsRead(plan)
+        }
+        func rowsRead(_ text: String) async throws -> Int {
+            let plan = KeystrokePlan(
+                SuggestionRequest(query: PreparedQuery(SearchQuery(text: text)), limit: 10), options: provider.options)
+            return try await rowsRead(plan.query(catalogue.keystroke))
+        }
+        /// The parameters as they were sent before the key was bounded and normalized: the whole key everywhere.
+        func unboundedRowsRead(_ key: String) async throws -> Int {
+            var binds = PostgresBindings()
+            binds.append(key)
+            binds.append(key + "%")
+            binds.append("% " + key + "%")
+            binds.append(Int32(20))
+            binds.append(String?.none)
+            binds.append(key.unicodeScalars.count >= 4)
+            binds.append(Int32(30))
+            binds.append(Int32(10))
+            binds.append(key)
+            return try await rowsRead(PostgresQuery(unsafeSQL: catalogue.keystroke, binds: binds))
+        }
+        var ordinary: [String: Int] = [:]
+        for text in ["p", "q", "x ", "q ", "py", "tens", "abcdefgh", "zzqx", "new yo", "ab cd"] { ordinary[text] = try await rowsRead(text) }
+        let most = ordinary.values.max() ?? 0
+        var randomText = ""
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789 '’…-.,;!?éß中")
+        while randomText.utf8.count < 10_000 { randomText.append(alphabet[Int(generator.next() % UInt64(alphabet.count))]) }
+        var pathological: [String: Int] = [:]
+        for (name, text) in [
+            ("one apostrophe", "'"), ("64 apostrophes", String(repeating: "'", count: 64)),
+            ("1,024 apostrophes", String(repeating: "'", count: 1024)), ("10 KB random", randomText),
+            ("x and 1,023 apostrophes", "x" + String(repeating: "'", count: 1023)),
+            ("1,024 ellipses", String(repeating: "…", count: 1024)),
+        ] {
+            pathological[name] = try await rowsRead(text)
+        }
+        // The measure tells: the unbounded parameters of one apostrophe cost more than the bound.
+        let before = try await unboundedRowsRead("'")
+        #expect(before > 2 * most + 100, "unbounded: \(before) rows; ordinary at most \(most)")
+        print("rows read: unbounded one apostrophe \(before), ordinary \(ordinary.sorted { $0.key < $1.key }), pathological \(pathological.sorted { $0.key < $1.key })")
+        for (name, cost) in pathological {
+            #expect(cost <= 2 * most + 100, "\(name): \(cost) rows; ordinary at most \(most) (\(ordinary))")
+        }
+        try await Self.drop(catalogue)
     }
 
     /// The database goes away and comes back: meanwhile each keystroke reports the provider failed, never the
@@ -212,7 +373,7 @@ struct PostgresDatabaseTests {
                 if case .answered = outcome { Issue.record("answered while the database was away") }
             }
             #expect(failures == 3)
-            #expect(message.contains("is unreachable"), "\(message)")
+            #expect(message.hasPrefix("database unreachable: "), "\(message)")
 
             try outage(false)
             // The pool retries with a growing backoff (100 ms × 1.25ⁿ): a few seconds here. Bounded: 300 keystrokes

@@ -14,9 +14,25 @@ import WSClient
 final class LoopbackConnection: Sendable {
     let descriptor: Int32
 
-    init(port: Int) throws {
+    /// A connection to 127.0.0.1:`port`; from `source` (another loopback address, such as 127.0.0.2: Linux routes
+    /// all of 127/8 to the loopback interface) when given, so that the server sees another client address.
+    init(port: Int, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr = in_addr(s_addr: inet_addr(source))
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(descriptor)
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
