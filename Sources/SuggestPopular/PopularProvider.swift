@@ -137,7 +137,16 @@ public final class PopularProvider: ConfigurableProvider {
     /// Changes the prefix index's overlay takes before it is rebuilt.
     static let compactThreshold = 128
 
+    /// Memory a keystroke's index search reuses.
+    struct Scratch: Sendable {
+        var buffer: PrefixIndex.SearchBuffer
+        var matches: [LivePrefixIndex.Match] = []
+        init(capacity: Int) { buffer = PrefixIndex.SearchBuffer(capacity: capacity) }
+    }
+
     let state: Locked<State>
+    /// The keystrokes' reused memory; a keystroke that finds it taken (another thread's) makes its own.
+    let scratch = Locked<Scratch?>(nil)
     /// Serializes saves (held during I/O; keystrokes never take it).
     let saveLock = Locked<Int>(0)
 
@@ -378,10 +387,12 @@ public final class PopularProvider: ConfigurableProvider {
             }
             return
         }
-        var buffer = PrefixIndex.SearchBuffer(capacity: request.limit)
-        let matches = index.search(request.query, limit: request.limit, buffer: &buffer)
+        // The previous keystroke's buffers, unless another thread has them.
+        var scratch = self.scratch.withLock { $0.take() } ?? Scratch(capacity: request.limit)
+        defer { self.scratch.withLock { $0 = scratch } }
+        index.search(request.query, limit: request.limit, buffer: &scratch.buffer, into: &scratch.matches)
         let section = options.blendWhileTyping ? SuggestionEngine.defaultSection : nil
-        for match in matches {
+        for match in scratch.matches {
             output.append(
                 SuggestionCandidate(
                     title: match.text,
