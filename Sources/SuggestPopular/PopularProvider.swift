@@ -26,7 +26,9 @@ public import SuggestPattern
 ///   it is lost): the provider starts empty and every keystroke notes why.
 ///
 /// Safe to use from many tasks at once: the counts sit behind a lock, the matching popular searches in a
-/// `LivePrefixIndex` (its own lock), which a keystroke searches without the counts' lock.
+/// `LivePrefixIndex` (its own lock), which a keystroke searches without the counts' lock. Past a score of 64, a
+/// search's weight in that index is updated when it has grown by an eighth, so while typing such a search may rank by
+/// a popularity up to 12.5 % below its own (the empty field's list is exact).
 public final class PopularProvider: ConfigurableProvider {
     /// Settings of a popular-searches provider.
     public struct Options: Hashable, Sendable {
@@ -120,8 +122,13 @@ public final class PopularProvider: ConfigurableProvider {
     struct State: Sendable {
         var ledger: PopularLedger
         let salt: UserHash
-        /// The shown searches, by their display text and weight.
+        /// The shown searches, by their display text and weight (see `indexedWeights`).
         var index: LivePrefixIndex
+        /// The weight each shown search has in `index`, by key. Past ``PopularProvider/exactlyIndexedScore``, a
+        /// search is put in the index again only when its weight grew by more than ``PopularProvider/reindexGrowth``
+        /// since (or its text changed), so that a search made again and again costs the index a change now and
+        /// then, not every time.
+        var indexedWeights: [String: Double] = [:]
         /// Keys of the most popular shown searches, best first: the best `min(topCapacity, shown)` of them, or nil
         /// when it must be computed again.
         var top: [String]?
@@ -136,6 +143,12 @@ public final class PopularProvider: ConfigurableProvider {
     static let topCapacity = 64
     /// Changes the prefix index's overlay takes before it is rebuilt.
     static let compactThreshold = 128
+    /// How much a shown search's weight grows before the index takes its new weight: while typing, searches rank by
+    /// a popularity at most this factor too low.
+    static let reindexGrowth = 1.125
+    /// Up to this score a shown search's weight in the index is updated by every search (small counts stay in
+    /// order: 10 searches before 9).
+    static let exactlyIndexedScore = 64.0
 
     /// Memory a keystroke's index search reuses.
     struct Scratch: Sendable {
@@ -187,12 +200,8 @@ public final class PopularProvider: ConfigurableProvider {
         }
         _ = ledger.evict(toCapacity: max(1, options.capacity))
         let salt = snapshot.flatMap { UserHash(hex: $0.salt) } ?? .random()
-        var state = State(
-            ledger: ledger,
-            salt: salt,
-            index: Self.makeIndex(ledger, minUsers: options.minUsers),
-            top: nil
-        )
+        let (index, indexedWeights) = Self.makeIndex(ledger, minUsers: options.minUsers)
+        var state = State(ledger: ledger, salt: salt, index: index, indexedWeights: indexedWeights, top: nil)
         state.loadProblem = loadProblem
         self.state = Locked(state)
     }
@@ -246,15 +255,22 @@ public final class PopularProvider: ConfigurableProvider {
                 text: display, key: key, user: state.salt.hash(user), at: time, userMemory: memory)
             guard case .counted(_, let previousText) = change else { return (.repeatedByRecentUser, nil) }
             if state.ledger.rebased {
-                state.index = Self.makeIndex(state.ledger, minUsers: minUsers)
+                (state.index, state.indexedWeights) = Self.makeIndex(state.ledger, minUsers: minUsers)
                 state.top = nil
             } else if let entry = state.ledger.entries[key], entry.query.users >= minUsers {
-                if let previousText, previousText != entry.query.text { state.index.remove(previousText) }
-                try? state.index.insert(entry.query.text, weight: entry.weight)
+                let renamed = previousText != nil && previousText != entry.query.text
+                if renamed { state.index.remove(previousText!) }
+                if renamed || entry.query.score <= Self.exactlyIndexedScore
+                    || entry.weight > (state.indexedWeights[key] ?? 0) * Self.reindexGrowth
+                {
+                    try? state.index.insert(entry.query.text, weight: entry.weight)
+                    state.indexedWeights[key] = entry.weight
+                }
                 Self.raise(key, weight: entry.weight, in: &state)
             }
             for (evictedKey, evicted) in state.ledger.evict(toCapacity: capacity) where evicted.query.users >= minUsers {
                 state.index.remove(evicted.query.text)
+                state.indexedWeights[evictedKey] = nil
                 if state.top?.contains(evictedKey) ?? false { state.top = nil }
             }
             state.changesSinceSave += 1
@@ -412,14 +428,17 @@ public final class PopularProvider: ConfigurableProvider {
         exclusion.excludes(SearchQuery(text: text))
     }
 
-    /// A prefix index of the shown searches, weighted by their weights.
-    static func makeIndex(_ ledger: PopularLedger, minUsers: Int) -> LivePrefixIndex {
+    /// A prefix index of the shown searches, weighted by their weights, and those weights by key.
+    static func makeIndex(_ ledger: PopularLedger, minUsers: Int) -> (LivePrefixIndex, [String: Double]) {
         var entries: [(text: String, weight: Double, scope: String?)] = []
-        for entry in ledger.entries.values where entry.query.users >= minUsers {
+        var weights: [String: Double] = [:]
+        for (key, entry) in ledger.entries where entry.query.users >= minUsers {
             entries.append((entry.query.text, entry.weight, nil))
+            weights[key] = entry.weight
         }
         entries.sort { $0.text < $1.text }
-        return LivePrefixIndex(PrefixIndex(dictionary: WeightedDictionary(source: "popular", entries: entries)))
+        let index = PrefixIndex(dictionary: WeightedDictionary(source: "popular", entries: entries))
+        return (LivePrefixIndex(index), weights)
     }
 
     /// The keys of the most popular shown searches, best first.

@@ -74,6 +74,16 @@ struct PopularProviderTests {
         #expect(engine.suggestions(for: "ru").sections.map(\.title) == [SuggestionEngine.defaultSection])
     }
 
+    @Test func aSearchThatOvertakesAnotherRanksAboveItWhileTyping() {
+        let provider = PopularProvider(options: .init(minUsers: 1))
+        for i in 0..<10 { provider.record("pasta", user: "a\(i)") }
+        for i in 0..<9 { provider.record("pastry", user: "b\(i)") }
+        #expect(titles(provider, "past") == ["pasta", "pastry"])
+        for i in 9..<12 { provider.record("pastry", user: "b\(i)") }
+        #expect(titles(provider, "past") == ["pastry", "pasta"])
+        #expect(titles(provider, "") == ["pastry", "pasta"])
+    }
+
     @Test func popularityDecaysWithTheHalfLife() {
         let clock = TestClock()
         let provider = PopularProvider(options: .init(minUsers: 1, halfLife: .seconds(86_400)), now: clock.now)
