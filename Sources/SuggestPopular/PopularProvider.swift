@@ -306,7 +306,8 @@ public final class PopularProvider: ConfigurableProvider {
 
     private func save() throws {
         guard let store else { return }
-        try saveLock.withLock { _ throws(PopularStoreError) in
+        // The closure returns its error rather than throwing it through the lock.
+        let failure: PopularStoreError? = saveLock.withLock { _ -> PopularStoreError? in
             let (snapshot, changes, problem) = state.withLock { state in
                 (
                     PopularSnapshot(salt: state.salt.hex, queries: state.ledger.ranked),
@@ -314,7 +315,7 @@ public final class PopularProvider: ConfigurableProvider {
                 )
             }
             if let problem {
-                throw PopularStoreError(path: Self.describe(store), message: "not written: \(problem)")
+                return PopularStoreError(path: Self.describe(store), message: "not written: \(problem)")
             }
             do {
                 try store.save(snapshot)
@@ -323,13 +324,15 @@ public final class PopularProvider: ConfigurableProvider {
                     error as? PopularStoreError
                     ?? PopularStoreError(path: Self.describe(store), message: "\(error)")
                 state.withLock { $0.saveProblem = "could not save popular searches: \(failure)" }
-                throw failure
+                return failure
             }
             state.withLock { state in
                 state.changesSinceSave = max(0, state.changesSinceSave - changes)
                 state.saveProblem = nil
             }
+            return nil
         }
+        if let failure { throw failure }
     }
 
     static func describe(_ store: any PopularStore) -> String {
