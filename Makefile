@@ -63,7 +63,7 @@ test-browser: setup
 
 # Token rules, recent-search exclusions and pattern matching without libpcre2 (Swift Regex backend, as in iOS apps), in its own folder.
 test-no-pcre2:
-	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter 'SuggestTokensTests|SuggestPatternTests|SuggestRecentsTests'
+	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter 'SuggestTokensTests|SuggestPatternTests|SuggestRecentsTests|SuggestPopularTests'
 
 release: setup
 	$(SWIFT) build -c release
@@ -84,7 +84,7 @@ fuzz: setup
 # Every public module's documentation: one `generate-documentation` for the light modules (docs-light: one build of
 # their symbol graphs, about 2 minutes), one for the server side (docs-server: trait `Server`, in .build-server);
 # archives in .build*/plugins/Swift-DocC/outputs/. Not part of `make test`.
-DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestBench SuggestUI
+DOCS_TARGETS ?= Suggest SuggestCore SuggestPattern SuggestTokens SuggestRecents SuggestPopular SuggestIndex SuggestPrefix SuggestFuzzy SuggestTesting SuggestValidation SuggestWire SuggestBench SuggestUI
 SERVER_DOCS_TARGETS ?= SuggestServer SuggestRemote SuggestPostgres
 docs: docs-light docs-server
 

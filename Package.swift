@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "SuggestPattern", targets: ["SuggestPattern"]),
         .library(name: "SuggestTokens", targets: ["SuggestTokens"]),
         .library(name: "SuggestRecents", targets: ["SuggestRecents"]),
+        .library(name: "SuggestPopular", targets: ["SuggestPopular"]),
         .library(name: "SuggestIndex", targets: ["SuggestIndex"]),
         .library(name: "SuggestPrefix", targets: ["SuggestPrefix"]),
         .library(name: "SuggestFuzzy", targets: ["SuggestFuzzy"]),
@@ -99,6 +100,7 @@ let package = Package(
 
         // MARK: Providers (they never import each other)
         .target(name: "SuggestRecents", dependencies: ["SuggestCore", "SuggestPattern"]),
+        .target(name: "SuggestPopular", dependencies: ["SuggestCore", "SuggestIndex", "SuggestPattern"]),
         .target(name: "SuggestPrefix", dependencies: ["SuggestCore", "SuggestIndex"]),
         .target(
             name: "SuggestFuzzy",
@@ -111,8 +113,8 @@ let package = Package(
         .target(
             name: "Suggest",
             dependencies: [
-                "SuggestCore", "SuggestPattern", "SuggestIndex", "SuggestRecents", "SuggestFuzzy", "SuggestPrefix",
-                "SuggestTokens",
+                "SuggestCore", "SuggestPattern", "SuggestIndex", "SuggestRecents", "SuggestPopular", "SuggestFuzzy",
+                "SuggestPrefix", "SuggestTokens",
             ]
         ),
         // The `suggest batch` JSON protocol (line processor and answer encoder), shared by the CLI and the server.
@@ -222,6 +224,7 @@ let package = Package(
         .testTarget(name: "SuggestPatternTests", dependencies: ["SuggestPattern"]),
         .testTarget(name: "SuggestIndexTests", dependencies: ["SuggestIndex"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
+        .testTarget(name: "SuggestPopularTests", dependencies: ["SuggestPopular", "Suggest"]),
         .testTarget(
             name: "SuggestPrefixTests",
             dependencies: ["SuggestPrefix", "SuggestIndex"],

@@ -1,5 +1,6 @@
 @_exported public import SuggestCore
 @_exported public import SuggestRecents
+@_exported public import SuggestPopular
 @_exported public import SuggestIndex
 @_exported public import SuggestPrefix
 @_exported public import SuggestFuzzy
@@ -10,6 +11,7 @@ extension ProviderRegistry {
     /// Every provider type that ships with swift-suggest, listed explicitly:
     /// - `static`: `StaticProvider`
     /// - `recent`: `RecentsProvider`
+    /// - `popular`: `PopularProvider`
     /// - `prefix`: `PrefixProvider`
     /// - `fuzzy`: `FuzzyProvider`
     /// - `tokens`: `TokenProvider`
@@ -19,6 +21,7 @@ extension ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(StaticProvider.self)
         registry.register(RecentsProvider.self)
+        registry.register(PopularProvider.self)
         registry.register(PrefixProvider.self)
         registry.register(FuzzyProvider.self)
         registry.register(TokenProvider.self)

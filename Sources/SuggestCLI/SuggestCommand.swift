@@ -21,7 +21,8 @@ struct SuggestCommand: AsyncParsableCommand {
 
     /// The commands every build has.
     static let everyday: [any ParsableCommand.Type] = [
-        Query.self, Batch.self, Validate.self, Demo.self, Interactive.self, Index.self, Recents.self, Bench.self,
+        Query.self, Batch.self, Validate.self, Demo.self, Interactive.self, Index.self, Recents.self, Popular.self,
+        Bench.self,
     ]
 
     /// `import` and `serve`: in a build without the `Server` trait, hidden commands that say how to get them.

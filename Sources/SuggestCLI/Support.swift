@@ -120,10 +120,11 @@ enum ConfigurationLoader {
     }
 }
 
-/// Recent searches that could not be saved must not vanish at exit with status 0.
+/// Recent (and popular) searches that could not be saved must not vanish at exit with status 0.
 enum RecentsCheck {
-    /// Tries once more to save each recents provider's unsaved changes; reports those that still fail on standard
-    /// error and exits with status 1.
+    /// Tries once more to save each recents and popular provider's unsaved changes; reports those that still fail on
+    /// standard error and exits with status 1. (A popular provider whose store could not be read never writes it;
+    /// its keystrokes' notes say why.)
     static func saveOrFail(_ configuration: EngineConfiguration) throws {
         var failed = false
         for case let provider as RecentsProvider in configuration.slots.map(\.provider) {
@@ -135,6 +136,15 @@ enum RecentsCheck {
                 let changes = provider.unsavedChangeCount
                 let plural = changes == 1 ? "" : "s"
                 Console.error("error: \(provider.id): \(changes) change\(plural) to the recent searches not saved: \(error)")
+                failed = true
+            }
+        }
+        for case let provider as PopularProvider in configuration.slots.map(\.provider) {
+            guard provider.unsavedChangeCount > 0, provider.loadProblem == nil else { continue }
+            do {
+                try provider.synchronize()
+            } catch {
+                Console.error("error: \(provider.id): popular searches not saved: \(error)")
                 failed = true
             }
         }

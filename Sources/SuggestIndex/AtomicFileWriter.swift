@@ -15,16 +15,16 @@ import Synchronization
 /// - The bytes go to a temporary file next to the target, which is flushed (`fsync`), closed and renamed over it;
 ///   a short write, a failed `fsync` or `close` (disk full: `ENOSPC`) is an error and the target is untouched.
 /// - A replaced file keeps its permissions; a new one gets 0644 less the umask.
-enum AtomicFileWriter {
+package enum AtomicFileWriter {
     /// What went wrong, for a person: `No space left on device`, `not a regular file (a FIFO)`.
-    struct Failure: Error {
-        var reason: String
+    package struct Failure: Error {
+        package var reason: String
     }
 
     private static let counter = Atomic<Int>(0)
 
     /// Writes `bytes` to `path` (see the type's documentation).
-    static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         let target = try resolveLinks(path)
         var info = stat()
         var mode: mode_t = 0o644

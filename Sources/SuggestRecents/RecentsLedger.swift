@@ -1,5 +1,6 @@
 import Foundation
 import SuggestCore
+import SuggestPattern
 
 /// The remembered searches as plain values: dedupe by key, frecency, the changes, eviction. No locks, no I/O
 /// (``RecentsProvider`` holds one behind a `Mutex`; stores merge with one).

@@ -1,5 +1,6 @@
 import Foundation
 public import SuggestCore
+import SuggestPattern
 
 extension RecentsProvider {
     /// The provider's keys in a configuration:

@@ -1,5 +1,6 @@
 public import Foundation
 public import SuggestCore
+public import SuggestPattern
 
 /// Recent searches (`"type": "recent"`): what the person searched before, the most valuable suggestion there is,
 /// and the most private.

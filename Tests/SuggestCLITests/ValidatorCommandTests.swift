@@ -46,7 +46,7 @@ struct ValidatorCommandTests {
         let path = CLIRunner.fixture("colors-broken.json")
         let output = try Self.run(["validate", path])
         #expect(output.status == 1)
-        let known = "static, recent, prefix, fuzzy, tokens, colors, contacts"
+        let known = "static, recent, popular, prefix, fuzzy, tokens, colors, contacts"
         #expect(
             output.stderr.split(separator: "\n").map(String.init) == [
                 #"error: \#(path): providers[0]: missing required key "names""#,
@@ -74,6 +74,6 @@ struct ValidatorCommandTests {
         let help = try Self.run(["--help"])
         #expect(help.status == 0)
         #expect(
-            help.stdout.hasSuffix("known provider types: static, recent, prefix, fuzzy, tokens, colors, contacts\n"))
+            help.stdout.hasSuffix("known provider types: static, recent, popular, prefix, fuzzy, tokens, colors, contacts\n"))
     }
 }

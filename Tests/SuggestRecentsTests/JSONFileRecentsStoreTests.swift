@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SuggestPattern
 import Testing
 import SuggestCore
 @testable import SuggestRecents

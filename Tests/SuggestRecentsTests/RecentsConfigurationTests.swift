@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SuggestCore
+import SuggestPattern
 @testable import SuggestRecents
 
 struct RecentsConfigurationTests {

@@ -1,5 +1,6 @@
 import Foundation
 import SuggestCore
+import SuggestPattern
 import Testing
 @testable import SuggestRecents
 

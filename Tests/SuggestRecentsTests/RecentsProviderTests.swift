@@ -1,4 +1,5 @@
 import Foundation
+import SuggestPattern
 import Testing
 import SuggestCore
 @testable import SuggestRecents

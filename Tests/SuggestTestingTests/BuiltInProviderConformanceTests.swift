@@ -58,6 +58,16 @@ struct BuiltInProviderConformanceTests {
         try await ProviderConformance(provider, queries: Self.queries + withToken).run()
     }
 
+    @Test func popularProvider() async throws {
+        // Every word searched by enough people to be shown; the kit's own submits come from one person.
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let provider = PopularProvider(options: .init(minUsers: 2), now: { start })
+        for word in Self.words {
+            for user in 0..<(1 + Int(word.weight) / 100) { provider.record(word.text, user: "user\(user)") }
+        }
+        try await ProviderConformance(provider, queries: Self.queries).run()
+    }
+
     @Test func tokenProvider() async throws {
         let provider = TokenProvider(
             rules: [

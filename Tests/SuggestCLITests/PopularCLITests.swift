@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `suggest popular record|list|export`, and a `popular` provider learned from a log answering `suggest batch`.
+struct PopularCLITests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "suggest-popular-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    var store: String { folder + "/popular.json" }
+
+    /// A log: "python" by 6 people (one of them twice), "pytorch" by 5, "pyramid" by 4, one search with no results,
+    /// one with a bad count of results.
+    func record(_ lines: [String]) throws -> CLIRunner.Output {
+        try CLIRunner.run(["popular", "record", "--store", store], lines: lines)
+    }
+
+    var log: [String] {
+        (0..<6).map { "user\($0)\tpython" } + ["user0\tPython"] + (0..<5).map { "user\($0)\tpytorch\t12" }
+            + (0..<4).map { "user\($0)\tpyramid\ttrue" } + (0..<9).map { "user\($0)\tpyzzz\t0" }
+    }
+
+    @Test func exportWritesTheSearchesOfEnoughPeopleAsADictionaryThePrefixProviderLoads() throws {
+        let recorded = try record(log)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stderr.contains("counted 15 searches, 9 no results, 1 repeated by a recent user"))
+
+        let export = try CLIRunner.run(["popular", "export", "--store", store])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.lines == ["python\t6", "pytorch\t5"])
+        let all = try CLIRunner.run(["popular", "export", "--store", store, "--min-users", "4"])
+        #expect(all.lines == ["python\t6", "pytorch\t5", "pyramid\t4"])
+
+        // The exported file is a dictionary the prefix provider loads.
+        try Data(all.stdout.utf8).write(to: URL(fileURLWithPath: folder + "/dictionary.tsv"))
+        let config = folder + "/shipped.suggest.json"
+        try Data(#"{"version":1,"providers":[{"type":"prefix","dictionary":"dictionary.tsv"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let query = try CLIRunner.run(["batch", "--config", config], lines: [#"{"text":"py"}"#])
+        #expect(query.status == 0, "\(query.stderr)")
+        let answer = try CLIRunner.json(try #require(query.lines.first))
+        let titles = (answer["suggestions"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        #expect(titles == ["python", "pytorch", "pyramid"])
+    }
+
+    @Test func aConfigurationsProviderShowsWhatTheLogTaughtOnTheEmptyField() throws {
+        #expect(try record(log).status == 0)
+        let config = folder + "/app.suggest.json"
+        try Data(
+            #"{"version":1,"providers":[{"type":"popular","store":"popular.json","minUsers":4}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: config))
+        let output = try CLIRunner.run(["batch", "--config", config], lines: [#"{"text":""}"#, #"{"text":"pyr"}"#])
+        #expect(output.status == 0, "\(output.stderr)")
+        let empty = try CLIRunner.json(output.lines[0])["suggestions"] as? [[String: Any]] ?? []
+        #expect(empty.compactMap { $0["text"] as? String } == ["python", "pytorch", "pyramid"])
+        #expect(empty.allSatisfy { $0["section"] as? String == "Popular" })
+        let typed = try CLIRunner.json(output.lines[1])["suggestions"] as? [[String: Any]] ?? []
+        #expect(typed.compactMap { $0["text"] as? String } == ["pyramid"])
+
+        let list = try CLIRunner.run(["popular", "list", "--config", config, "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.lines.count == 3)
+        #expect(try CLIRunner.json(list.lines[0])["users"] as? Int == 6)
+    }
+
+    @Test func aCorruptStoreIsALocatedErrorAndStaysAsItWas() throws {
+        let contents = "{\"popular\":1,\"salt\":\"00112233445566778899aabbccddeeff\"}\n{\"text\":\"x\",\"users\":1,\n"
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: store))
+        for arguments in [["popular", "export", "--store", store], ["popular", "record", "--store", store]] {
+            let output = try CLIRunner.run(arguments, lines: ["a\tb"])
+            #expect(output.status == 1)
+            #expect(output.stderr.contains("popular.json:2: column"), "\(output.stderr)")
+            #expect(output.stdout.isEmpty)
+        }
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == contents)
+    }
+
+    @Test func aBadLogLineStopsBeforeAnythingIsSaved() throws {
+        let output = try record(["a\tpython", "no tab here", "b\tpython"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("standard input:2: expected user<TAB>text[<TAB>results]"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store))
+        let badCount = try record(["a\tpython\tmany"])
+        #expect(badCount.stderr.contains("standard input:1: results \"many\" is not a count or true/false"))
+    }
+
+    @Test func theStoreIsNamedOnce() throws {
+        let neither = try CLIRunner.run(["popular", "export"])
+        #expect(neither.status == 64)
+        #expect(neither.stderr.contains("--store FILE or --config FILE"))
+        let noMin = try CLIRunner.run(["popular", "export", "--store", store, "--min-users", "0"])
+        #expect(noMin.status == 64)
+    }
+}
