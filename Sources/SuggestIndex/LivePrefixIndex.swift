@@ -114,14 +114,17 @@ public final class LivePrefixIndex: Sendable {
     ///   - limit: the most completions to return.
     ///   - infix: whether inner word starts match too.
     ///   - buffer: reused memory for the base search.
+    ///   - everyWord: whether a query of several words that matches nothing as typed matches entries where every
+    ///     word starts a word, in any order (see `PrefixIndex/search(_:limit:infix:everyWord:into:)`).
     public func search(
         _ query: PreparedQuery,
         limit: Int,
         infix: Bool = true,
+        everyWord: Bool = false,
         buffer: inout PrefixIndex.SearchBuffer
     ) -> [Match] {
         var matches: [Match] = []
-        search(query, limit: limit, infix: infix, buffer: &buffer, into: &matches)
+        search(query, limit: limit, infix: infix, everyWord: everyWord, buffer: &buffer, into: &matches)
         return matches
     }
 
@@ -133,6 +136,7 @@ public final class LivePrefixIndex: Sendable {
         _ query: PreparedQuery,
         limit: Int,
         infix: Bool = true,
+        everyWord: Bool = false,
         buffer: inout PrefixIndex.SearchBuffer,
         into matches: inout [Match]
     ) {
@@ -152,6 +156,7 @@ public final class LivePrefixIndex: Sendable {
                 guard
                     let (tier, offset) = Self.tier(
                         of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
+                        ?? (everyWord && infix ? Self.everyWordTier(of: entry, query: query) : nil)
                 else { continue }
                 extra.append(
                     (Match(
@@ -161,9 +166,9 @@ public final class LivePrefixIndex: Sendable {
         }
         let fetch = limit + extra.count
         if hidden.isEmpty {
-            base.search(query, limit: fetch, infix: infix, into: &buffer)
+            base.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer)
         } else {
-            base.search(query, limit: fetch, infix: infix, into: &buffer) { !hidden.contains($0) }
+            base.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer) { !hidden.contains($0) }
         }
         let dictionary = base.dictionary
         // The previous matches stay at the end while the new ones are appended, so that their texts can be reused.
@@ -212,6 +217,12 @@ public final class LivePrefixIndex: Sendable {
         }
     }
 
+    /// The every-word tier of an added entry for a query of two or more words.
+    static func everyWordTier(of entry: Added, query: PreparedQuery) -> (MatchTier, Int)? {
+        guard query.words.count >= 2 else { return nil }
+        return EveryWord.tier(query: query.normalized, words: query.words, key: entry.key).map { ($0, 0) }
+    }
+
     static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> (MatchTier, Int)? {
         let key = entry.key
         if key == q { return (.exact, 0) }
@@ -246,11 +257,12 @@ extension PrefixIndex {
         return found
     }
 
-    /// ``search(_:limit:infix:into:)`` that skips the entries `accept` rejects.
+    /// ``search(_:limit:infix:everyWord:into:)`` that skips the entries `accept` rejects.
     func search(
         _ query: PreparedQuery,
         limit: Int,
         infix: Bool,
+        everyWord: Bool = false,
         into buffer: inout SearchBuffer,
         accept: (UInt32) -> Bool
     ) {
@@ -260,6 +272,6 @@ extension PrefixIndex {
         buffer.query.append(0x20)
         run(
             &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit,
-            scope: scopeFilter(for: query.query.scope), infix: infix, accept: accept)
+            scope: scopeFilter(for: query.query.scope), infix: infix, everyWord: everyWord, accept: accept)
     }
 }

@@ -28,6 +28,9 @@ extension PrefixIndex {
         var query: [UInt8]
         var heap: [HeapItem]
         var spare: [HeapItem]
+        /// The query's words (ranges in `query`) and one word at a time, for the every-word step.
+        var words: [Range<Int>] = []
+        var word: [UInt8] = []
 
         public init(capacity: Int = 32) {
             // Only a starting size: the arrays grow if a search needs more.
@@ -57,10 +60,16 @@ extension PrefixIndex {
 
     /// Finds the best completions of a prepared query (its words joined by single spaces; the last word is a
     /// prefix unless the text ended with a separator).
+    /// With `everyWord` (and `infix`), a query of several words that finds nothing this way finds entries where
+    /// every word starts a word of the key instead: in order (``MatchTier/wordsInOrder``), then in any order
+    /// (``MatchTier/wordsAnyOrder``), most popular first among the entries that start a word with the query's
+    /// rarest word, looked at in popularity order until 128 of them in a row did not match (per run of keys: the
+    /// work stays bounded, and typing in order, which finds something, pays nothing).
     public func search(
         _ query: PreparedQuery,
         limit: Int,
         infix: Bool = true,
+        everyWord: Bool = false,
         into buffer: inout SearchBuffer
     ) {
         buffer.hits.removeAll(keepingCapacity: true)
@@ -68,7 +77,10 @@ extension PrefixIndex {
         IndexKey.query(query, into: &buffer.query)
         buffer.query.append(0x20)
         let scope = scopeFilter(for: query.query.scope)
-        run(&buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit, scope: scope, infix: infix) { _ in true }
+        run(
+            &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit, scope: scope, infix: infix,
+            everyWord: everyWord
+        ) { _ in true }
     }
 
     /// Finds the best completions of `key`, a canonical key (``IndexKey``: folded, words separated by one space),
@@ -110,6 +122,7 @@ extension PrefixIndex {
         limit: Int,
         scope: UInt16?,
         infix: Bool,
+        everyWord: Bool = false,
         accept: (UInt32) -> Bool
     ) {
         buffer.hits.removeAll(keepingCapacity: true)
@@ -121,14 +134,20 @@ extension PrefixIndex {
         var hits = buffer.hits
         var heap = buffer.heap
         var spare = buffer.spare
+        var words = buffer.words
+        var word = buffer.word
         buffer.hits = []
         buffer.heap = []
         buffer.spare = []
+        buffer.words = []
+        buffer.word = []
         let q = buffer.query
         defer {
             buffer.hits = hits
             buffer.heap = heap
             buffer.spare = spare
+            buffer.words = words
+            buffer.word = word
         }
         let scopes = dictionary.scopeIndices
         @inline(__always) func inScope(_ entry: Int) -> Bool {
@@ -184,6 +203,13 @@ extension PrefixIndex {
             }
         }
         guard infix, hits.count < limit, !infixPositions.isEmpty else { return }
+        defer {
+            if everyWord && hits.isEmpty {
+                everyWordMatches(
+                    q, length, limit: limit, hits: &hits, heap: &heap, found: &spare, words: &words, word: &word,
+                    offered: offered)
+            }
+        }
 
         // Matches at inner word starts. Entries sharing a key may differ in their inner word starts (camelCase humps
         // come from the original text: "aBc" has one at "c", "abc" none), so a twin is skipped only when one of
@@ -222,6 +248,87 @@ extension PrefixIndex {
         }
     }
 
+    /// How many entries of each of the anchor word's runs the every-word step checks in vain before it stops.
+    static let everyWordPatience = 128
+
+    /// The every-word step (see ``search(_:limit:infix:everyWord:into:)``): appends to `hits` entries that are not
+    /// there yet whose key has every word of `q[0..<length]` (two or more) at the start of a word of its own.
+    func everyWordMatches(
+        _ q: [UInt8],
+        _ length: Int,
+        limit: Int,
+        hits: inout [Hit],
+        heap: inout [HeapItem],
+        found: inout [HeapItem],
+        words: inout [Range<Int>],
+        word: inout [UInt8],
+        offered: (Int) -> Bool
+    ) {
+        words.removeAll(keepingCapacity: true)
+        var start = 0
+        for i in 0...length where i == length || q[i] == 0x20 {
+            if i > start { words.append(start..<i) }
+            start = i + 1
+        }
+        guard words.count >= 2, words.count <= 64 else { return }
+        // The anchor: the word that starts the fewest key words (its runs are walked; the others are checked).
+        let prefixKeys = PrefixRuns(index: self)
+        let infixKeys = InfixRuns(index: self)
+        let m = infixPositions.count
+        var anchor = (size: Int.max, prefix: (0, 0), infix: (0, 0))
+        for range in words {
+            word.removeAll(keepingCapacity: true)
+            word.append(contentsOf: q[range])
+            let plo = lowerBound(prefixKeys, word, word.count, from: 0, to: count) { $0 != -1 }
+            let phi = lowerBound(prefixKeys, word, word.count, from: plo, to: count) { $0 == 1 }
+            let ilo = lowerBound(infixKeys, word, word.count, from: 0, to: m) { $0 != -1 }
+            let ihi = lowerBound(infixKeys, word, word.count, from: ilo, to: m) { $0 == 1 }
+            let size = (phi - plo) + (ihi - ilo)
+            if size == 0 { return }
+            if size < anchor.size { anchor = (size, (plo, phi), (ilo, ihi)) }
+        }
+        let need = limit - hits.count
+        found.removeAll(keepingCapacity: true)
+        let ranks = prefixRanks.values
+        // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the tier.
+        func check(_ sorted: Int) -> Bool {
+            guard offered(sorted) else { return false }
+            let entry = order[sorted]
+            for h in hits where h.entry == entry || (hasTwin(sorted) && sameKey(Int(h.sortedPosition), sorted)) {
+                return false
+            }
+            for f in found where Int(f.position) == sorted || (hasTwin(sorted) && sameKey(Int(f.position), sorted)) {
+                return false
+            }
+            let key = keyBytes[Int(keyOffsets[sorted])..<Int(keyOffsets[sorted + 1])]
+            guard let tier = EveryWord.tier(query: q, words: words, key: key) else { return false }
+            found.append(
+                HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: tier == .wordsInOrder ? 0 : 1, hi: 0))
+            return true
+        }
+        // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run.
+        let patience = Self.everyWordPatience
+        _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
+        _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
+            check(Int(infixPositions[$0]))
+        }
+        // In order first, then by popularity.
+        for i in 1..<max(1, found.count) {
+            let item = found[i]
+            var j = i
+            while j > 0 && (found[j - 1].lo, found[j - 1].rank) > (item.lo, item.rank) {
+                found[j] = found[j - 1]
+                j -= 1
+            }
+            found[j] = item
+        }
+        for item in found.prefix(need) {
+            var hit = Hit(entry: order[Int(item.position)], tier: item.lo == 0 ? .wordsInOrder : .wordsAnyOrder)
+            hit.sortedPosition = item.position
+            hits.append(hit)
+        }
+    }
+
     /// Pops the best positions of up to two runs in rank order, calling `emit` until it has accepted `need`.
     /// - Returns: false when it gave up because the filter (a rare scope, many hidden entries) rejected far more
     ///   than it accepted: popping every entry costs two range queries each, so the caller then ``scan``s.
@@ -231,6 +338,7 @@ extension PrefixIndex {
         _ first: (Int, Int),
         _ second: (Int, Int)?,
         need: Int,
+        patience: Int? = nil,
         heap: inout [HeapItem],
         emit: (Int) -> Bool
     ) -> Bool {
@@ -248,7 +356,7 @@ extension PrefixIndex {
         if let second { push(second.0, second.1) }
         var accepted = 0
         var rejected = 0
-        let patience = 64 + 8 * need
+        let patience = patience ?? 64 + 8 * need
         while accepted < need, let top = Self.heapPop(&heap) {
             let p = Int(top.position)
             if emit(p) {

@@ -6,35 +6,43 @@ import Synchronization
 /// Completes what was typed from a weighted dictionary, most popular first (`"type": "prefix"`).
 ///
 /// ```json
-/// { "type": "prefix", "dictionary": "words.tsv", "infix": true, "index": "words.idx" }
+/// { "type": "prefix", "dictionary": "words.tsv", "infix": true, "everyWord": true, "index": "words.idx" }
 /// ```
 /// - `dictionary` (required): a TSV file `text<TAB>weight[<TAB>scope]`, or `{ "path": …, "lenient": true }`.
 /// - `infix` (default true): also match at inner word starts ("york" → "New York"), ranked below prefixes.
+/// - `everyWord` (default true, needs `infix`): a query of several words that matches nothing as typed matches
+///   entries where every word starts a word, in order ("dj re fr" → "django-rest-framework") and then in any order
+///   ("mermaid lit" → "The Little Mermaid").
 /// - `index` (optional): a saved index file. Loaded when it exists and was built from the same dictionary bytes;
 ///   otherwise the index is built and saved there. A corrupt or truncated file is an error (delete it to rebuild).
 ///
-/// Earlier typed words must match whole words and the last one is a prefix ("new yo" → "New York"); a query equal
-/// to an entry is `.exact`. With a scope selected, entries of that scope and unscoped entries match. Live updates
+/// Typed as one run, earlier words match whole words and the last one is a prefix ("new yo" → "New York"); a query
+/// equal to an entry is `.exact`. With a scope selected, entries of that scope and unscoped entries match. Live updates
 /// (``insert(_:weight:scope:)``, ``remove(_:)``) go to an overlay of ``index``; ``compact()`` folds it in.
 public final class PrefixProvider: ConfigurableProvider {
     public struct Configuration: Decodable, Sendable {
         public var dictionary: DictionarySource
         public var infix: Bool
+        /// Whether a query of several words that matches nothing as typed may match entries where every word starts a
+        /// word, in any order (default true).
+        public var everyWord: Bool
         /// A saved index file (relative to the configuration file).
         public var index: String?
 
-        public init(dictionary: DictionarySource, infix: Bool = true, index: String? = nil) {
+        public init(dictionary: DictionarySource, infix: Bool = true, everyWord: Bool = true, index: String? = nil) {
             self.dictionary = dictionary
             self.infix = infix
+            self.everyWord = everyWord
             self.index = index
         }
 
-        private enum CodingKeys: String, CodingKey { case dictionary, infix, index }
+        private enum CodingKeys: String, CodingKey { case dictionary, infix, everyWord, index }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             dictionary = try c.decode(DictionarySource.self, forKey: .dictionary)
             infix = try c.decodeIfPresent(Bool.self, forKey: .infix) ?? true
+            everyWord = try c.decodeIfPresent(Bool.self, forKey: .everyWord) ?? true
             index = try c.decodeIfPresent(String.self, forKey: .index)
         }
     }
@@ -49,21 +57,27 @@ public final class PrefixProvider: ConfigurableProvider {
     public let id: String
     /// Whether inner word starts match.
     public let infix: Bool
+    /// Whether a query of several words that matches nothing as typed may match entries where every word starts a
+    /// word, in any order (with ``infix``).
+    public let everyWord: Bool
     /// The index with its live overlay.
     public let index: LivePrefixIndex
     /// Memory the keystrokes reuse; a keystroke that finds it taken (another thread's) makes its own.
     private let scratch = Mutex<Scratch?>(nil)
 
     /// A provider over a built (or loaded) index.
-    public init(id: String = "prefix", index: PrefixIndex, infix: Bool = true) {
+    public init(id: String = "prefix", index: PrefixIndex, infix: Bool = true, everyWord: Bool = true) {
         self.id = id
         self.index = LivePrefixIndex(index)
         self.infix = infix
+        self.everyWord = everyWord
     }
 
     /// A provider over a dictionary (builds the index).
-    public convenience init(id: String = "prefix", dictionary: WeightedDictionary, infix: Bool = true) {
-        self.init(id: id, index: PrefixIndex(dictionary: dictionary), infix: infix)
+    public convenience init(
+        id: String = "prefix", dictionary: WeightedDictionary, infix: Bool = true, everyWord: Bool = true
+    ) {
+        self.init(id: id, index: PrefixIndex(dictionary: dictionary), infix: infix, everyWord: everyWord)
     }
 
     public convenience init(configuration: Configuration, context: ProviderContext) throws {
@@ -92,7 +106,7 @@ public final class PrefixProvider: ConfigurableProvider {
                     dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
             }
         }
-        self.init(id: context.id, index: built, infix: configuration.infix)
+        self.init(id: context.id, index: built, infix: configuration.infix, everyWord: configuration.everyWord)
     }
 
     /// Loads the saved index when it matches the dictionary file, otherwise builds and saves it.
@@ -132,11 +146,20 @@ public final class PrefixProvider: ConfigurableProvider {
         guard !request.query.isEmpty else { return }
         var scratch = self.scratch.withLock { $0.take() } ?? Scratch(capacity: request.limit)
         defer { self.scratch.withLock { $0 = scratch } }
-        index.search(request.query, limit: request.limit, infix: infix, buffer: &scratch.buffer, into: &scratch.matches)
+        index.search(
+            request.query, limit: request.limit, infix: infix, everyWord: everyWord, buffer: &scratch.buffer,
+            into: &scratch.matches)
         // The query's canonical key length: words joined by one space.
         var queryLength = request.query.words.count - 1
         for word in request.query.words { queryLength += word.count }
         for match in scratch.matches {
+            if match.tier == .wordsInOrder || match.tier == .wordsAnyOrder {
+                output.append(
+                    SuggestionCandidate(
+                        title: match.text, matchedRanges: Self.everyWordRanges(request.query, in: match.text),
+                        tier: match.tier, popularity: match.weight))
+                continue
+            }
             // Matched ranges only for the returned results: a direct walk for ASCII titles, the engine's
             // standard matcher (which maps folded bytes back to the original) otherwise.
             let ranges =
@@ -154,6 +177,41 @@ public final class PrefixProvider: ConfigurableProvider {
                 )
             )
         }
+    }
+
+    /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match.
+    static func everyWordRanges(_ query: PreparedQuery, in title: String) -> [Range<Int>] {
+        let text = NormalizedText(title)
+        // The words of the folded title joined by single spaces, and where each starts in the folded bytes.
+        var key: [UInt8] = []
+        var folded: [Int] = []
+        var inWord = false
+        for (i, b) in text.bytes.enumerated() {
+            if TextNormalizer.isSeparator(b) {
+                inWord = false
+                continue
+            }
+            if !inWord && !key.isEmpty {
+                key.append(0x20)
+                folded.append(-1)
+            }
+            inWord = true
+            key.append(b)
+            folded.append(i)
+        }
+        var starts = [Int](repeating: -1, count: query.words.count)
+        let tier = starts.withUnsafeMutableBufferPointer { buffer in
+            EveryWord.tier(query: query.normalized, words: query.words, key: key, starts: buffer.baseAddress)
+        }
+        guard tier != nil else { return [] }
+        var ranges: [Range<Int>] = []
+        for (w, start) in starts.enumerated() where start >= 0 {
+            let length = query.words[w].count
+            guard start + length <= folded.count, folded[start] >= 0, folded[start + length - 1] >= 0 else { continue }
+            let range = folded[start]..<(folded[start + length - 1] + 1)
+            ranges.append(text.originalRange(of: range))
+        }
+        return ranges.sorted { $0.lowerBound < $1.lowerBound }
     }
 
     /// What a keystroke reuses: the index search's buffers, the matches, and the matched-range arrays handed out

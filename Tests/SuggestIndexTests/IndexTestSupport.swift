@@ -12,16 +12,18 @@ enum Fixture {
 
 extension PrefixIndex {
     /// The texts of the completions of `text`, with their tiers.
-    func complete(_ text: String, limit: Int = 10, infix: Bool = true, scope: String? = nil) -> [String] {
+    func complete(
+        _ text: String, limit: Int = 10, infix: Bool = true, everyWord: Bool = false, scope: String? = nil
+    ) -> [String] {
         var buffer = SearchBuffer()
         let query = PreparedQuery(SearchQuery(text: text, scope: scope.map { SearchScope($0) }))
-        search(query, limit: limit, infix: infix, into: &buffer)
+        search(query, limit: limit, infix: infix, everyWord: everyWord, into: &buffer)
         return buffer.hits.map { dictionary.text(at: Int($0.entry)) }
     }
 
-    func tiers(_ text: String, limit: Int = 10) -> [MatchTier] {
+    func tiers(_ text: String, limit: Int = 10, everyWord: Bool = false) -> [MatchTier] {
         var buffer = SearchBuffer()
-        search(PreparedQuery(SearchQuery(text: text)), limit: limit, into: &buffer)
+        search(PreparedQuery(SearchQuery(text: text)), limit: limit, everyWord: everyWord, into: &buffer)
         return buffer.hits.map(\.tier)
     }
 }

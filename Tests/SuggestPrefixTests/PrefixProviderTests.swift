@@ -64,6 +64,22 @@ struct PrefixProviderTests {
         #expect(titles(engine, "new") == ["news", "New York", "Newark"])
     }
 
+    @Test func everyTypedWordMayStartAWordInAnyOrder() throws {
+        let engine = try engine(#"{"type":"prefix","dictionary":"words.tsv"}"#)
+        let inOrder = engine.suggestions(for: "dj re fr").suggestions
+        #expect(inOrder.map(\.title) == ["django-rest-framework"])
+        #expect(inOrder.first?.tier == .wordsInOrder)
+        #expect(inOrder.first?.matchedRanges == [0..<2, 7..<9, 12..<14])
+        let anyOrder = engine.suggestions(for: "flore caf").suggestions
+        #expect(anyOrder.map(\.title) == ["Café de Flore"])
+        #expect(anyOrder.first?.tier == .wordsAnyOrder)
+        // "Café" is 5 UTF-8 bytes: "caf" covers "Caf", "flore" the last word.
+        #expect(anyOrder.first?.matchedRanges == [0..<3, 9..<14])
+        let off = try self.engine(#"{"type":"prefix","dictionary":"words.tsv","everyWord":false}"#)
+        #expect(titles(off, "flore caf") == [])
+        #expect(configurationError(#"{"type":"prefix","dictionary":"words.tsv","everyWord":"yes"}"#).contains("everyWord"))
+    }
+
     @Test func matchedRangesAreInTheOriginalText() throws {
         let engine = try engine(#"{"type":"prefix","dictionary":"words.tsv"}"#)
         let cafe = engine.suggestions(for: "cafe d").suggestions

@@ -71,7 +71,7 @@ extension ProviderOutput {
     func exceedsLimit(perTier limit: Int) -> Bool {
         guard candidates.count > limit else { return false }
         // Over the raw values rather than `allCases`, which would build an array on every keystroke.
-        for raw in MatchTier.exact.rawValue...MatchTier.unfiltered.rawValue {
+        for raw in 0...MatchTier.maximumRawValue {
             var count = 0
             for candidate in candidates where candidate.tier.rawValue == raw { count += 1 }
             if count > limit { return true }

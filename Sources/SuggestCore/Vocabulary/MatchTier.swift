@@ -1,5 +1,6 @@
 /// How a suggestion matches the typed text. Suggestions are ranked by tier first, never by adding up scores:
-/// an exact match beats every prefix match, a prefix match beats every word-prefix match, and so on.
+/// an exact match beats every prefix match, a prefix match beats every word-prefix match, and so on, in the order
+/// the cases are declared (``allCases``); raw values identify a tier, they do not order it.
 public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// The whole (normalized) text equals the query.
     case exact = 0
@@ -7,6 +8,12 @@ public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomS
     case prefix = 1
     /// The query matches at the start of a later word inside the text ("york" → "New York").
     case wordPrefix = 2
+    /// Every word of the query starts a word of the text, in the query's order but not as one run ("dj re fr" →
+    /// "django-rest-framework", "little mer" → "The Little Mermaid" is a ``wordPrefix`` match).
+    case wordsInOrder = 8
+    /// Every word of the query starts a different word of the text, in another order ("mermaid lit" → "The Little
+    /// Mermaid").
+    case wordsAnyOrder = 9
     /// The query occurs inside the text, not at a word start.
     case contains = 3
     /// The query's characters occur in order (an abbreviation: "gthb" → "github").
@@ -18,7 +25,26 @@ public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomS
     /// Shown without any text typed (recent searches on an empty field, a static list's defaults).
     case unfiltered = 7
 
-    public static func < (lhs: MatchTier, rhs: MatchTier) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: MatchTier, rhs: MatchTier) -> Bool { lhs.order < rhs.order }
+
+    /// The position in the ranking: the declaration order.
+    var order: Int {
+        switch self {
+        case .exact: 0
+        case .prefix: 1
+        case .wordPrefix: 2
+        case .wordsInOrder: 3
+        case .wordsAnyOrder: 4
+        case .contains: 5
+        case .subsequence: 6
+        case .oneTypo: 7
+        case .twoTypos: 8
+        case .unfiltered: 9
+        }
+    }
+
+    /// The largest raw value.
+    static let maximumRawValue = 9
 
     /// The tier for a typo match with `typos` edits (1 or more).
     public static func typos(_ count: Int) -> MatchTier { count <= 1 ? .oneTypo : .twoTypos }
@@ -28,6 +54,8 @@ public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomS
         case .exact: "exact"
         case .prefix: "prefix"
         case .wordPrefix: "word-prefix"
+        case .wordsInOrder: "words-in-order"
+        case .wordsAnyOrder: "words-any-order"
         case .contains: "contains"
         case .subsequence: "subsequence"
         case .oneTypo: "1-typo"

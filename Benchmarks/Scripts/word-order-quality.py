@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Recall when people type the words of a name in another order, or only the first letters of each word.
+
+Usage: python3 Benchmarks/Scripts/word-order-quality.py --bin PATH/suggest [--n 2000] [--seed 1] [--letters 3]
+           [--provider-extra JSON]
+  Data: Benchmarks/.data/pypi-names.tsv and Benchmarks/.data/words-200k.tsv (made by quality-report.sh).
+
+For each list, N targets are drawn by weight (with a fixed seed) among the entries of two or more words (words: split
+at separators, as the index does; the word list has almost none, so it is reported for what it has). Two sessions per
+target, each typed letter by letter through one `suggest batch` process with recent + prefix + fuzzy (limit 10, the
+quality report's configuration; nothing is submitted):
+  - out of order: the target's words in another order (a fixed random permutation that is not the identity), joined
+    by spaces: `django-rest-framework` → `framework django rest`;
+  - first letters: the first `--letters` letters of each word, in order, joined by spaces: `dja res fra`.
+recall@5: the share of targets that are among the first five suggestions (compared folded: case and separators do
+not count) at some keystroke before the session's last one, and at its last one.
+"""
+from __future__ import annotations
+
+import argparse
+import bisect
+import json
+import os
+import random
+import re
+import subprocess
+import tempfile
+
+SCRIPTS = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(os.path.dirname(SCRIPTS), ".data")
+SEPARATORS = re.compile(r"[\s\-_./:,;]+")
+
+
+def fold(text: str) -> str:
+    return " ".join(w for w in SEPARATORS.split(text.lower()) if w)
+
+
+def load(path: str) -> tuple[list[str], list[float]]:
+    names, weights = [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 2 and len(fold(parts[0]).split()) >= 2:
+                names.append(parts[0])
+                weights.append(float(parts[1]))
+    return names, weights
+
+
+def draw(names: list[str], weights: list[float], n: int, rng: random.Random) -> list[str]:
+    cumulative, total = [], 0.0
+    for w in weights:
+        total += w
+        cumulative.append(total)
+    return [names[bisect.bisect_left(cumulative, rng.random() * total)] for _ in range(n)]
+
+
+def sessions(targets: list[str], letters: int, rng: random.Random) -> dict[str, list[tuple[str, str]]]:
+    """For each kind, (target, typed text) pairs."""
+    out_of_order, first_letters = [], []
+    for target in targets:
+        words = fold(target).split()
+        order = list(range(len(words)))
+        while order == sorted(order):
+            rng.shuffle(order)
+        out_of_order.append((target, " ".join(words[i] for i in order)))
+        first_letters.append((target, " ".join(w[:letters] for w in words)))
+    return {"out of order": out_of_order, "first letters": first_letters}
+
+
+def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]]) -> tuple[float, float, int]:
+    config = {"version": 1, "limit": 10, "providers": [
+        {"type": "recent"},
+        {"type": "prefix", "dictionary": dictionary, **extra},
+        {"type": "fuzzy", "dictionary": dictionary, **extra}]}
+    handle, path = tempfile.mkstemp(suffix=".suggest.json", dir=DATA)
+    with os.fdopen(handle, "w") as f:
+        json.dump(config, f)
+    lines, owners = [], []
+    for k, (_, typed) in enumerate(pairs):
+        for i in range(1, len(typed) + 1):
+            if typed[i - 1] == " ":
+                continue
+            lines.append(json.dumps({"text": typed[:i]}))
+            owners.append((k, i == len(typed)))
+        lines.append('{"reset":true}')
+        owners.append(None)
+    try:
+        done = subprocess.run([binary, "batch", "--config", path], input="\n".join(lines).encode(),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
+    finally:
+        os.unlink(path)
+    before, at_end = set(), set()
+    keystrokes = 0
+    for owner, line in zip(owners, done.stdout.decode().splitlines()):
+        if owner is None:
+            continue
+        keystrokes += 1
+        k, last = owner
+        answer = json.loads(line)
+        shown = [fold(s.get("title", s.get("text", ""))) for s in answer.get("suggestions", [])[:5]]
+        if fold(pairs[k][0]) in shown:
+            (at_end if last else before).add(k)
+    n = len(pairs)
+    return len(before) / n, len(before | at_end) / n, keystrokes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--n", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--letters", type=int, default=3)
+    parser.add_argument("--provider-extra", default="{}")
+    args = parser.parse_args()
+    extra = json.loads(args.provider_extra)
+    print("| list | sessions | targets | keystrokes | recall@5 before the last letter | recall@5 by the last letter |")
+    print("|---|---|---|---|---|---|")
+    for label, file in (("PyPI names", "pypi-names.tsv"), ("English words", "words-200k.tsv")):
+        path = os.path.join(DATA, file)
+        names, weights = load(path)
+        if not names:
+            print(f"| {label} | — | no entry of two or more words | | | |")
+            continue
+        rng = random.Random(args.seed)
+        targets = draw(names, weights, args.n, rng)
+        for kind, pairs in sessions(targets, args.letters, rng).items():
+            before, by_end, keystrokes = run(args.bin, path, extra, pairs)
+            print(f"| {label} | {kind} | {len(pairs):,} | {keystrokes:,} | {before:.3f} | {by_end:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+import SuggestCore
+import Testing
+
+@testable import SuggestIndex
+
+struct EveryWordTests {
+    let index: PrefixIndex
+
+    init() throws { index = PrefixIndex(dictionary: try Fixture.dictionary()) }
+
+    @Test func everyTypedWordMayBeAPrefixInOrder() {
+        // "ne yo" starts no entry as one run, but each word starts a word of "New York".
+        #expect(index.complete("ne yo").isEmpty)
+        #expect(index.complete("ne yo", everyWord: true) == ["New York", "new york city"])
+        #expect(index.tiers("ne yo", everyWord: true) == [.wordsInOrder, .wordsInOrder])
+        // First letters of each word.
+        #expect(index.complete("dj re fr", everyWord: true).count == 1)
+        #expect(index.tiers("dj re fr", everyWord: true) == [.wordsInOrder])
+    }
+
+    @Test func wordsInAnotherOrderRankBelowWordsInOrder() {
+        #expect(index.complete("york new", everyWord: true) == ["New York", "new york city"])
+        #expect(index.tiers("york new", everyWord: true) == [.wordsAnyOrder, .wordsAnyOrder])
+        #expect(index.complete("city new", everyWord: true) == ["new york city"])
+        #expect(index.tiers("ne ci", everyWord: true) == [.wordsInOrder])
+        #expect(index.tiers("ci ne yo", everyWord: true) == [.wordsAnyOrder])
+        // In order before any order: "yo ne" starts "new york" in another order, "new york city" too, but
+        // "ne yo ci" is in order for "new york city" only.
+        #expect(index.complete("ne yo ci", everyWord: true) == ["new york city"])
+    }
+
+    @Test func eachWordNeedsAWordOfItsOwn() {
+        // Two query words cannot both use "york".
+        #expect(index.complete("yo yo", everyWord: true).isEmpty)
+        #expect(index.complete("new new", everyWord: true).isEmpty)
+        // A word that starts no word of the entry rules it out.
+        #expect(index.complete("new zz", everyWord: true).isEmpty)
+    }
+
+    @Test func onlyWhenTheWordsAsTypedFindNothing() {
+        // "new york" is an exact and a prefix match: no every-word step ("york new" is not added).
+        let found = index.complete("new york", everyWord: true)
+        #expect(found == ["New York", "new york city"])
+        #expect(index.tiers("new york", everyWord: true) == [.exact, .prefix])
+        // A single word is never an every-word match.
+        #expect(index.tiers("yo", everyWord: true) == [.wordPrefix, .wordPrefix])
+    }
+
+    @Test func offByDefaultInTheIndexAndWithoutInfix() {
+        #expect(index.complete("york new").isEmpty)
+        #expect(index.complete("york new", infix: false, everyWord: true).isEmpty)
+    }
+
+    @Test func theCheckItself() {
+        func tier(_ query: String, _ key: String) -> MatchTier? {
+            let q = Array(query.utf8)
+            var words: [Range<Int>] = []
+            var start = 0
+            for i in 0...q.count where i == q.count || q[i] == 0x20 {
+                if i > start { words.append(start..<i) }
+                start = i + 1
+            }
+            return EveryWord.tier(query: q, words: words, key: Array(key.utf8))
+        }
+        #expect(tier("dj re fr", "django rest framework") == .wordsInOrder)
+        #expect(tier("fr dj", "django rest framework") == .wordsAnyOrder)
+        #expect(tier("re res", "rest response") == .wordsInOrder)
+        // Longer words choose first: "res" must not take "rest" from "rest".
+        #expect(tier("rest re", "response rest") == .wordsAnyOrder)
+        #expect(tier("a ab", "ab a") == .wordsAnyOrder)
+        #expect(tier("ab ab", "ab") == nil)
+        #expect(tier("x", "ab") == nil)
+    }
+}
