@@ -1,5 +1,4 @@
 import SuggestIndex
-import HeapModule
 
 /// A range of sorted positions and the position of its heaviest key.
 struct RangeMaximum: Comparable {
@@ -40,28 +39,81 @@ extension FuzzyIndex {
         skip: (Int) -> Bool,
         _ body: (Int, Int) -> Bool
     ) {
+        var heap: [RangeMaximum] = []
+        forEachHeaviestWhile(in: ranges, limit: limit, heap: &heap, skip: skip, body)
+    }
+
+    /// As above, with `heap` as the working memory (emptied first): nothing is allocated once it has grown.
+    func forEachHeaviestWhile(
+        in ranges: [Range<Int>],
+        limit: Int,
+        heap: inout [RangeMaximum],
+        skip: (Int) -> Bool,
+        _ body: (Int, Int) -> Bool
+    ) {
+        heap.removeAll(keepingCapacity: true)
         guard limit > 0 else { return }
-        var heap = Heap<RangeMaximum>()
         for (k, range) in ranges.enumerated() where !range.isEmpty {
             let p = argmax(range)
-            heap.insert(RangeMaximum(rank: rank(p), position: p, lo: range.lowerBound, hi: range.upperBound, piece: k))
+            RangeMaximum.push(
+                RangeMaximum(rank: rank(p), position: p, lo: range.lowerBound, hi: range.upperBound, piece: k),
+                into: &heap)
         }
         var emitted = 0
-        while emitted < limit, let top = heap.popMax() {
+        while emitted < limit, let top = RangeMaximum.popMax(&heap) {
             if !skip(top.position) {
                 if !body(top.position, top.piece) { return }
                 emitted += 1
             }
             if top.lo < top.position {
                 let p = argmax(top.lo..<top.position)
-                heap.insert(RangeMaximum(rank: rank(p), position: p, lo: top.lo, hi: top.position, piece: top.piece))
+                RangeMaximum.push(
+                    RangeMaximum(rank: rank(p), position: p, lo: top.lo, hi: top.position, piece: top.piece),
+                    into: &heap)
             }
             if top.position + 1 < top.hi {
                 let p = argmax((top.position + 1)..<top.hi)
-                heap.insert(
-                    RangeMaximum(rank: rank(p), position: p, lo: top.position + 1, hi: top.hi, piece: top.piece)
-                )
+                RangeMaximum.push(
+                    RangeMaximum(rank: rank(p), position: p, lo: top.position + 1, hi: top.hi, piece: top.piece),
+                    into: &heap)
             }
         }
+    }
+}
+
+extension RangeMaximum {
+    /// Adds `element` to the binary max-heap `heap` (by `<`: the most popular on top).
+    @inline(__always)
+    static func push(_ element: RangeMaximum, into heap: inout [RangeMaximum]) {
+        heap.append(element)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) >> 1
+            guard heap[parent] < heap[child] else { break }
+            heap.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    /// Removes and returns the top of the binary max-heap `heap`, or nil when it is empty. The elements of one
+    /// search are totally ordered (their positions differ), so the order they come out in is that of any heap.
+    @inline(__always)
+    static func popMax(_ heap: inout [RangeMaximum]) -> RangeMaximum? {
+        guard let last = heap.popLast() else { return nil }
+        guard !heap.isEmpty else { return last }
+        let top = heap[0]
+        heap[0] = last
+        var parent = 0
+        let count = heap.count
+        while true {
+            let left = 2 * parent + 1
+            if left >= count { break }
+            var largest = left
+            if left + 1 < count && heap[left] < heap[left + 1] { largest = left + 1 }
+            guard heap[parent] < heap[largest] else { break }
+            heap.swapAt(parent, largest)
+            parent = largest
+        }
+        return top
     }
 }

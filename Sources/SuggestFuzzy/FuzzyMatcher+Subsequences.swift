@@ -1,4 +1,3 @@
-import HeapModule
 import SuggestCore
 import SuggestIndex
 
@@ -6,10 +5,10 @@ extension FuzzyMatcher {
     /// Abbreviations and subsequences of the query (fzf-style).
     mutating func subsequences(
         _ trimmed: [UInt8], query: PreparedQuery, previous: FuzzyState?, pieces: [TypoHit], exactRange: Range<Int>,
-        limit: Int, _ allowed: (Int) -> Bool
+        limit: Int, _ filter: PositionFilter
     ) {
         let scorer = SubsequenceScorer(query: trimmed, original: query.text, smartCase: options.smartCase)
-        let patternLength = Self.scalars(scorer.pattern).count
+        let patternLength = UTF8Scalars.count(scorer.pattern)
         guard patternLength >= options.subsequenceMinLength, patternLength <= options.subsequenceMaxLength else {
             return
         }
@@ -20,7 +19,7 @@ extension FuzzyMatcher {
         for candidate in candidates where candidate.tier != .exact && candidate.tier != .prefix { typoCandidates += 1 }
         scanSubsequences(
             scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit,
-            spelling: options.spellingGuard && typoCandidates >= limit, allowed)
+            spelling: options.spellingGuard && typoCandidates >= limit, filter)
     }
 
     /// Finds the keys the pattern abbreviates (among those starting with its first character, or among the previous
@@ -33,14 +32,20 @@ extension FuzzyMatcher {
         exactRange: Range<Int>,
         limit: Int,
         spelling: Bool = false,
-        _ allowed: (Int) -> Bool
+        _ filter: PositionFilter
     ) {
         let pattern = scorer.pattern
         let mask = scorer.mask
         let needsOriginal = scorer.casePattern != nil
         let baseline = Int32(pattern.count) * SubsequenceScorer.scoreMatch
-        var survivors: [Int32] = []
-        var best = Heap<ScoredPosition>()
+        var survivors = Array.take(&scratch.survivors)
+        var best = Array.take(&scratch.scored)  // a min-heap of the best `limit`
+        var key = Array.take(&scratch.key)
+        defer {
+            swap(&scratch.survivors, &survivors)
+            swap(&scratch.scored, &best)
+            swap(&scratch.key, &key)
+        }
         // The ceiling: keys compared with the pattern (those whose letter mask holds the pattern's).
         let checkBudget = options.maxAbbreviationChecks == 0 ? Int.max : options.maxAbbreviationChecks
         var checks = 0
@@ -78,7 +83,7 @@ extension FuzzyMatcher {
                         return nil
                     }
                     // An abbreviation (a survivor for the next keystroke) that cannot enter the top `limit`.
-                    if best.count >= limit, let weakest = best.min,
+                    if best.count >= limit, let weakest = best.first,
                         weights[index.entry(at: position)] * bestBoost < weakest.popularity
                     {
                         return Self.unscored
@@ -98,13 +103,13 @@ extension FuzzyMatcher {
                 // Keys already offered with at most the typo budget, exact matches and other scopes are not repeated.
                 while piece < pieces.count && Int(pieces[piece].hi) <= position { piece += 1 }
                 if piece < pieces.count && Int(pieces[piece].lo) <= position { return }
-                if exactRange.contains(position) || !allowed(position) { return }
+                if exactRange.contains(position) || !filter.allowed(position) { return }
                 let popularity = weights[index.entry(at: position)] * Self.boost(score - baseline)
                 let scored = ScoredPosition(popularity: popularity, position: Int32(position))
                 if best.count < limit {
-                    best.insert(scored)
-                } else if let weakest = best.min, weakest < scored {
-                    best.replaceMin(with: scored)
+                    ScoredPosition.push(scored, into: &best)
+                } else if let weakest = best.first, weakest < scored {
+                    ScoredPosition.replaceMin(with: scored, in: &best)
                 }
             }
             if let previous, let old = previous.survivors, previous.pattern.count <= pattern.count,
@@ -118,7 +123,8 @@ extension FuzzyMatcher {
                 checked = old.count
             } else {
                 let first = Self.firstScalarLength(pattern)
-                let range = index.prefixRange(pattern[0..<first])
+                key.append(contentsOf: pattern[0..<first])
+                let range = index.prefixRange(key)
                 for position in range {
                     if let score = match(position) { keep(position, score) }
                     if stopped { break }
@@ -132,26 +138,31 @@ extension FuzzyMatcher {
         // A scan cut short is not narrowed from: the next keystroke scans afresh.
         scanCut = stopped
         state?.pattern = stopped ? [] : pattern
-        state?.survivors = stopped ? nil : survivors
-        var top: [ScoredPosition] = []
-        while let next = best.popMax() { top.append(next) }
-        for scored in top {
+        state?.survivors = stopped ? nil : FuzzyScratch.copy(survivors)
+        // Best first (the order is total: positions differ).
+        best.sort { $1 < $0 }
+        var positions = Array.take(&scratch.positions)
+        for scored in best {
             let position = Int(scored.position)
-            var positions: [Int32] = []
-            let key = Array(index.prefixIndex.sortedKey(at: position))
-            let original = Array(index.dictionary.textBytes[index.dictionary.textRange(at: index.entry(at: position))])
-            key.withUnsafeBufferPointer { keyBytes in
-                original.withUnsafeBufferPointer { originalBytes in
+            positions.removeAll(keepingCapacity: true)
+            let textRange = index.dictionary.textRange(at: index.entry(at: position))
+            let vowelInsideAWord = prefixIndex.withUnsafeSortedKeys { keyOffsets, keyBytes in
+                index.dictionary.textBytes.withUnsafeBufferPointer { text in
+                    let keyBuffer = UnsafeBufferPointer(
+                        rebasing: keyBytes[Int(keyOffsets[position])..<Int(keyOffsets[position + 1])])
+                    let original = UnsafeBufferPointer(rebasing: text[textRange])
                     _ = scorer.score(
-                        key: keyBytes, original: originalBytes.count == keyBytes.count ? originalBytes : nil,
+                        key: keyBuffer, original: original.count == keyBuffer.count ? original : nil,
                         positions: &positions)
+                    return spelling
+                        && Self.typesAVowelInsideAWord(
+                            pattern: pattern, positions: positions, key: keyBuffer, original: original)
                 }
             }
-            if spelling && Self.typesAVowelInsideAWord(pattern: pattern, positions: positions, key: key, original: original) {
-                continue
-            }
+            if vowelInsideAWord { continue }
             candidates.append(subsequenceCandidate(position, positions: positions, popularity: scored.popularity))
         }
+        swap(&scratch.positions, &positions)
     }
 
     /// The score of an abbreviation not scored because it could not enter the top `limit`.
@@ -159,7 +170,9 @@ extension FuzzyMatcher {
 
     /// Whether an abbreviation's alignment matches a vowel of the pattern (after its first character) inside a
     /// word of the key: not at its start, a word separator before it, nor at a camelCase hump.
-    static func typesAVowelInsideAWord(pattern: [UInt8], positions: [Int32], key: [UInt8], original: [UInt8]) -> Bool {
+    static func typesAVowelInsideAWord(
+        pattern: [UInt8], positions: [Int32], key: UnsafeBufferPointer<UInt8>, original: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         // ASCII patterns only (one position per byte); others are left as they are.
         guard positions.count == pattern.count else { return false }
         let camel = original.count == key.count
@@ -179,24 +192,63 @@ extension FuzzyMatcher {
         return false
     }
 
-    func subsequenceCandidate(_ position: Int, positions: [Int32], popularity: Double) -> SuggestionCandidate {
+    /// The candidate for an abbreviation at sorted position `position` whose alignment matched the folded key's
+    /// `positions`: one matched range per run of consecutive positions, widened to whole scalars.
+    mutating func subsequenceCandidate(_ position: Int, positions: [Int32], popularity: Double) -> SuggestionCandidate {
         let entry = index.entry(at: position)
-        let title = index.dictionary.text(at: entry)
-        let text = NormalizedText(title)
-        // Runs of consecutive matched bytes, widened to whole scalars by the original-offset map.
+        let title = scratch.title(ofEntry: entry, in: index.dictionary)
+        let textRange = index.dictionary.textRange(at: entry)
+        let isASCII = index.dictionary.textBytes.withUnsafeBufferPointer {
+            TextNormalizer.isASCII(UnsafeBufferPointer(rebasing: $0[textRange]))
+        }
+        // ASCII folds byte for byte: folded offsets are the title's (what `NormalizedText` maps them to).
+        let text = isASCII ? nil : NormalizedText(title)
+        let count = text?.bytes.count ?? textRange.count
         var ranges: [Range<Int>] = []
         var runStart = -1
         var runEnd = -1
-        for p in positions.map(Int.init) where p < text.bytes.count {
+        for position in positions {
+            let p = Int(position)
+            guard p < count else { continue }
             if p == runEnd {
                 runEnd += 1
             } else {
-                if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
+                if runStart >= 0 { ranges.append(text?.originalRange(of: runStart..<runEnd) ?? runStart..<runEnd) }
                 runStart = p
                 runEnd = p + 1
             }
         }
-        if runStart >= 0 { ranges.append(text.originalRange(of: runStart..<runEnd)) }
+        if runStart >= 0 { ranges.append(text?.originalRange(of: runStart..<runEnd) ?? runStart..<runEnd) }
         return SuggestionCandidate(title: title, matchedRanges: ranges, tier: .subsequence, popularity: popularity)
+    }
+}
+
+extension ScoredPosition {
+    /// Adds `element` to the binary min-heap `heap` (the weakest on top).
+    static func push(_ element: ScoredPosition, into heap: inout [ScoredPosition]) {
+        heap.append(element)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) >> 1
+            guard heap[child] < heap[parent] else { break }
+            heap.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    /// Replaces the top (the weakest) of the non-empty binary min-heap `heap` with `element`.
+    static func replaceMin(with element: ScoredPosition, in heap: inout [ScoredPosition]) {
+        heap[0] = element
+        var parent = 0
+        let count = heap.count
+        while true {
+            let left = 2 * parent + 1
+            if left >= count { break }
+            var smallest = left
+            if left + 1 < count && heap[left + 1] < heap[left] { smallest = left + 1 }
+            guard heap[smallest] < heap[parent] else { break }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }

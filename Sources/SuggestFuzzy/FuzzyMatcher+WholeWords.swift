@@ -9,51 +9,56 @@ extension FuzzyMatcher {
     /// ranked by their typo count after everything above, skipping keys offered already.
     mutating func wholeWords(
         _ scalars: [UInt32], budget: Int, queryWords: Int, previous: FuzzyState?,
-        pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ allowed: (Int) -> Bool
+        pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ filter: PositionFilter
     ) {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
         let narrowing = previous.flatMap { $0.wholeWordBudget == budget ? $0 : nil }
-        let rightFirst = wholeWordWalk(
+        var rightFirst = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wholeWordHits) })
         state?.wholeWordBudget = budget
         state?.wholeWordScalars = scalars
-        state?.wholeWordHits = rightFirst.hits
+        state?.wholeWordHits = rightFirst.cut ? nil : FuzzyScratch.copy(rightFirst.hits)
         let before = candidates.count
         appendWholeWords(rightFirst.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
-                         limit: limit, allowed)
+                         limit: limit, filter)
+        scratch.walk = rightFirst.takeBuffers()
         guard forgive, candidates.count - before < limit else { return }
-        let wrong = wholeWordWalk(
+        var wrong = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 2, onlyWrongPrefix: true, firstSwap: true,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wrongPrefixHits) })
-        state?.wrongPrefixHits = wrong.hits
+        state?.wrongPrefixHits = wrong.cut ? nil : FuzzyScratch.copy(wrong.hits)
         // A wrong first letter as the only typo was offered in step 2b already.
         appendWholeWords(wrong.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
-                         limit: limit - (candidates.count - before), minTypos: 2, allowed)
+                         limit: limit - (candidates.count - before), minTypos: 2, filter)
+        scratch.walk = wrong.takeBuffers()
     }
 
-    /// A prefix-mode walk, below the previous keystroke's hits when it extends that query.
+    /// A prefix-mode walk, below the previous keystroke's hits when it extends that query, in the scratch's walk
+    /// buffers (the caller gives them back with `TypoSearch/takeBuffers()`). Its hits are incomplete when it is
+    /// `cut`: a walk cut short is not narrowed from, the next keystroke walks afresh.
     mutating func wholeWordWalk(
         _ scalars: [UInt32], budget: Int, wrongPrefixTypos: Int, onlyWrongPrefix: Bool, firstSwap: Bool,
         previous: ([UInt32], [TypoHit]?)?
-    ) -> (hits: [TypoHit]?, endings: [TypoHit]) {
+    ) -> TypoSearch {
         var search = TypoSearch(
             index: index, query: scalars, maxTypos: budget, transpositions: options.transpositions, wholeWord: false,
             exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos,
-            onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap)
+            onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap, buffers: takeWalkBuffers())
         search.nodeBudget = walkBudget
         if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count <= scalars.count,
             scalars.starts(with: oldScalars)
         {
-            let starts = restartNodes(oldHits)
+            var starts = Array.take(&scratch.starts)
+            restartNodes(oldHits, into: &starts)
             if !starts.isEmpty { search.run(from: starts) }
+            swap(&scratch.starts, &starts)
         } else {
             search.run()
         }
         visited += search.visited
         if search.cut { walkCut = true }
-        // A walk cut short is not narrowed from (no hits kept): the next keystroke walks afresh.
-        return (search.cut ? nil : search.hits, search.endings)
+        return search
     }
 
     /// Appends the best `limit` of the whole words in `endings` not offered yet (`pieces`), fewest typos first,
@@ -61,30 +66,54 @@ extension FuzzyMatcher {
     /// `phrasePenalty` times less popular.
     mutating func appendWholeWords(
         _ endings: [TypoHit], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
-        minTypos: Int32 = 1, boost: Double = 1, _ allowed: (Int) -> Bool
+        minTypos: Int32 = 1, boost: Double = 1, _ filter: PositionFilter
     ) {
         guard limit > 0 else { return }
-        var ranges: [Range<Int>] = []
-        var depths: [Int] = []
-        var counts: [Int] = []
-        for hit in endings.sorted(by: { $0.lo < $1.lo }) where hit.typos >= minTypos {
+        var sorted = Array.take(&scratch.sortedHits)
+        var ranges = Array.take(&scratch.ranges)
+        var depths = Array.take(&scratch.depths)
+        var counts = Array.take(&scratch.counts)
+        var heap = Array.take(&scratch.heap)
+        var pulled = Array.take(&scratch.words)
+        var top = Array.take(&scratch.topWords)
+        defer {
+            swap(&scratch.sortedHits, &sorted)
+            swap(&scratch.ranges, &ranges)
+            swap(&scratch.depths, &depths)
+            swap(&scratch.counts, &counts)
+            swap(&scratch.heap, &heap)
+            swap(&scratch.words, &pulled)
+            swap(&scratch.topWords, &top)
+        }
+        sorted.append(contentsOf: endings)
+        sorted.sortIfNeeded { $0.lo < $1.lo }
+        for hit in sorted where hit.typos >= minTypos {
             ranges.append(Int(hit.lo)..<Int(hit.hi))
             depths.append(Int(hit.depth))
             counts.append(Int(hit.typos))
         }
         guard !ranges.isEmpty else { return }
         // Pulled 8 × limit deep by weight, then re-ranked.
-        var pulled: [(position: Int, depth: Int, typos: Int, popularity: Double)] = []
-        index.forEachHeaviest(
-            in: ranges, limit: limit * 8,
-            skip: { Self.typos(at: $0, in: pieces) >= 0 || exactRange.contains($0) || !allowed($0) }
+        let index = self.index
+        let phrasePenalty = options.phrasePenalty
+        index.forEachHeaviestWhile(
+            in: ranges, limit: limit * 8, heap: &heap,
+            skip: { Self.typos(at: $0, in: pieces) >= 0 || exactRange.contains($0) || !filter.allowed($0) }
         ) { position, rangeIndex in
             var popularity = index.weight(at: position) * boost
-            if index.wordCount(position) > queryWords { popularity /= options.phrasePenalty }
-            pulled.append((position, depths[rangeIndex], counts[rangeIndex], popularity))
+            if index.wordCount(position) > queryWords { popularity /= phrasePenalty }
+            pulled.append(
+                FuzzyScratch.PulledWord(
+                    position: position, depth: depths[rangeIndex], typos: counts[rangeIndex], popularity: popularity))
+            return true
         }
-        pulled.sort { $0.typos != $1.typos ? $0.typos < $1.typos : $0.popularity > $1.popularity }
-        for word in pulled.prefix(limit) {
+        // The first `limit` of `pulled` stably sorted by typos, then popularity, descending.
+        for word in pulled {
+            Self.insert(word, into: &top, limit: limit) {
+                $0.typos != $1.typos ? $0.typos < $1.typos : $0.popularity > $1.popularity
+            }
+        }
+        for word in top {
             var correction = candidate(word.position, tier: .typos(word.typos), typos: word.typos, matched: word.depth)
             correction.popularity = word.popularity
             candidates.append(correction)

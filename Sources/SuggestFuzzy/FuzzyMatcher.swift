@@ -1,6 +1,31 @@
-import HeapModule
 import SuggestCore
 import SuggestIndex
+
+/// Which sorted positions a keystroke may offer: those of the selected scope (all without one), and one per
+/// canonical key ("a", "à" and "A" are offered once, as the most popular of them).
+struct PositionFilter {
+    let index: FuzzyIndex
+    /// The selected scope's number in the dictionary (`UInt16.max` when the dictionary has no such scope).
+    let scopeIndex: UInt16?
+
+    init(index: FuzzyIndex, scope: String?) {
+        self.index = index
+        scopeIndex = scope.map { name in
+            index.dictionary.scopeNames.firstIndex(of: name).map { UInt16($0 + 1) } ?? UInt16.max
+        }
+    }
+
+    @inline(__always)
+    func inScope(_ position: Int) -> Bool {
+        guard let scopeIndex else { return true }
+        return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
+    }
+
+    @inline(__always)
+    func allowed(_ position: Int) -> Bool {
+        inScope(position) && !index.prefixIndex.isShadowed(sortedPosition: position, visible: { inScope($0) })
+    }
+}
 
 /// One keystroke of ``FuzzyProvider``: the typo walk, the tiers, the subsequence scan, the candidates.
 struct FuzzyMatcher {
@@ -17,15 +42,28 @@ struct FuzzyMatcher {
     var scanCut = false
     /// Time and work per step, when ``FuzzyOptions/profile`` is on.
     var profile: FuzzyProfile? = nil
+    /// The memory this keystroke works in (see ``FuzzyScratch``); ``candidates`` is made in its candidate array.
+    var scratch: FuzzyScratch
 
     /// The nodes the typo walks of this keystroke may still visit.
     var walkBudget: Int {
         options.maxWalkNodes == 0 ? Int.max : max(0, options.maxWalkNodes - visited)
     }
 
-    init(index: FuzzyIndex, options: FuzzyOptions) {
+    init(index: FuzzyIndex, options: FuzzyOptions, scratch: FuzzyScratch = FuzzyScratch()) {
         self.index = index
         self.options = options
+        self.scratch = scratch
+        candidates = Array.take(&self.scratch.candidates)
+        self.scratch.startTitles()
+    }
+
+    /// The scratch, with the candidate array, for the next keystroke (``candidates`` is left empty).
+    mutating func takeScratch() -> FuzzyScratch {
+        swap(&scratch.candidates, &candidates)
+        var taken = FuzzyScratch()
+        swap(&taken, &scratch)
+        return taken
     }
 
     /// One keystroke, in steps: (1) the typo walk — below the previous keystroke's hits when this one extends it —
@@ -33,10 +71,12 @@ struct FuzzyMatcher {
     /// its own top `limit` by weight; (2b) whole words with a wrong first letter; (3) abbreviations; (4) whole words
     /// beyond the completion budget. Its candidates go to ``candidates``, what the next keystroke narrows from to
     /// ``state``. (The steps stay in one function: split into functions passing the walk's closures and ranges on,
-    /// typing slowed by a quarter at p90.)
+    /// typing slowed by a quarter at p90.) Works in ``scratch``: the arrays it needs are taken out of it and put
+    /// back at the end.
     mutating func run(query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyState?) {
         // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
-        var trimmed: [UInt8] = []
+        var trimmed = Array.take(&scratch.trimmed)
+        defer { swap(&scratch.trimmed, &trimmed) }
         IndexKey.query(query, into: &trimmed)
         guard !trimmed.isEmpty else { return }
         if options.profile {
@@ -50,18 +90,8 @@ struct FuzzyMatcher {
         let queryWords = query.words.count
         let scope = query.query.scope?.name
         let index = self.index
-        let scopeIndex: UInt16? = scope.map { name in
-            index.dictionary.scopeNames.firstIndex(of: name).map { UInt16($0 + 1) } ?? UInt16.max
-        }
-        let inScope: (Int) -> Bool = { position in
-            guard let scopeIndex else { return true }
-            return index.dictionary.scopeIndices[index.entry(at: position)] == scopeIndex
-        }
-        // One candidate per canonical key: "a", "à" and "A" are offered once, as the most popular of them.
+        let filter = PositionFilter(index: index, scope: scope)
         let prefixIndex = index.prefixIndex
-        let allowed: (Int) -> Bool = { position in
-            inScope(position) && !prefixIndex.isShadowed(sortedPosition: position, visible: inScope)
-        }
 
         // 1. Typo walk (or a plain prefix range for very long queries).
         var newState = FuzzyState()
@@ -70,15 +100,25 @@ struct FuzzyMatcher {
         // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do: "proto
         // pl" is two short words, not eight letters that may hold two typos (that walk cost 1–2 ms on 886k names).
         var typos = options.typos(forLength: queryWords == 1 ? scalars.count : Self.longestWord(query))
-        var pieces: [TypoHit]
-        var endings: [TypoHit] = []
+        var pieces = Array.take(&scratch.pieces)
+        var endings = Array.take(&scratch.endings)
+        defer {
+            swap(&scratch.pieces, &pieces)
+            swap(&scratch.endings, &endings)
+        }
         // When the provider's own prefix matches already fill the limit, nothing of a lower tier can be shown
         // (tiers rank first): skip the typo walk and the subsequence scan. Not with a scope (the prefix range
         // may hold other scopes) nor with prefix matches off.
         let prefix = index.prefixRange(trimmed)
         // With the text ending in a separator ("django-"), the last word is whole: the prefix matches are the key
         // itself and the keys that go on with another word ("django rest framework"), as the prefix provider's.
-        let continuation = wholeWord && options.prefixMatches ? index.prefixRange(trimmed + [0x20]) : 0..<0
+        var continuation = 0..<0
+        if wholeWord && options.prefixMatches {
+            scratch.key.removeAll(keepingCapacity: true)
+            scratch.key.append(contentsOf: trimmed)
+            scratch.key.append(0x20)
+            continuation = index.prefixRange(scratch.key)
+        }
         let continuationPiece = TypoHit(
             lo: Int32(continuation.lowerBound), hi: Int32(continuation.upperBound), typos: 0,
             depth: Int32(trimmed.count))
@@ -91,9 +131,9 @@ struct FuzzyMatcher {
             let lower = range.lowerBound
             let upper =
                 wholeWord ? lower + index.endingCount(lower, range.upperBound, trimmed.count) : range.upperBound
-            pieces =
-                lower < upper
-                ? [TypoHit(lo: Int32(lower), hi: Int32(upper), typos: 0, depth: Int32(trimmed.count))] : []
+            if lower < upper {
+                pieces.append(TypoHit(lo: Int32(lower), hi: Int32(upper), typos: 0, depth: Int32(trimmed.count)))
+            }
             if !continuation.isEmpty { pieces.append(continuationPiece) }
         } else {
             var search = TypoSearch(
@@ -105,14 +145,17 @@ struct FuzzyMatcher {
                 exactPrefix: options.exactPrefixLength,
                 // While typing the first letter stays (checking every other first letter costs the most); the
                 // first two swapped are one typo. Wrong first letters are for whole words, below.
-                firstSwap: options.forgiveWrongPrefix
+                firstSwap: options.forgiveWrongPrefix,
+                buffers: takeWalkBuffers()
             )
             search.nodeBudget = walkBudget
             if let previous, let oldHits = previous.hits, previous.typos == typos,
                 previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
             {
-                let starts = restartNodes(oldHits)
+                var starts = Array.take(&scratch.starts)
+                restartNodes(oldHits, into: &starts)
                 if !starts.isEmpty { search.run(from: starts) }
+                swap(&scratch.starts, &starts)
             } else {
                 search.run()
             }
@@ -123,7 +166,7 @@ struct FuzzyMatcher {
             if !wholeWord && !search.cut {
                 newState.scalars = scalars
                 newState.typos = typos
-                newState.hits = search.hits
+                newState.hits = FuzzyScratch.copy(search.hits)
             } else if wholeWord && !search.cut, let previous, previous.hits != nil, previous.typos == typos,
                 scalars.starts(with: previous.scalars)
             {
@@ -131,9 +174,11 @@ struct FuzzyMatcher {
                 newState.typos = previous.typos
                 newState.hits = previous.hits
             }
-            pieces = FuzzyIndex.disjointPieces(
-                continuation.isEmpty ? search.hits : search.hits + [continuationPiece])
-            endings = search.endings
+            FuzzyIndex.disjointPieces(
+                search.hits, extra: continuation.isEmpty ? nil : continuationPiece, into: &pieces,
+                sorted: &scratch.sortedHits, stack: &scratch.stack)
+            endings.append(contentsOf: search.endings)
+            scratch.walk = search.takeBuffers()
         }
         state = newState
         profile?.end(.walk, work: visited)
@@ -141,37 +186,50 @@ struct FuzzyMatcher {
         // 2. Exact, prefix and typo tiers, each its own top `limit` by weight.
         let exactEnd = prefix.lowerBound + index.endingCount(prefix.lowerBound, prefix.upperBound, trimmed.count)
         let exactRange = prefix.lowerBound..<exactEnd
+        var heap = Array.take(&scratch.heap)
+        var wholeRanges = Array.take(&scratch.wholeRanges)
+        var wholeDepths = Array.take(&scratch.wholeDepths)
+        var ranges = Array.take(&scratch.ranges)
+        var depths = Array.take(&scratch.depths)
+        var pulled = Array.take(&scratch.pulled)
+        var top = Array.take(&scratch.top)
+        var best = Array.take(&scratch.best)
         if options.prefixMatches {
-            index.forEachHeaviest(in: [exactRange], limit: limit, skip: { !allowed($0) }) { position, _ in
+            ranges.append(exactRange)
+            index.forEachHeaviestWhile(in: ranges, limit: limit, heap: &heap, skip: { !filter.allowed($0) }) {
+                position, _ in
                 candidates.append(candidate(position, tier: .exact, typos: 0, matched: trimmed.count))
+                return true
             }
         }
         for typoCount in 0...typos {
             if typoCount == 0 && !options.prefixMatches { continue }
             let tier: MatchTier = typoCount == 0 ? .prefix : .typos(typoCount)
             // Whole-word corrections first (typo tiers only): keys that end where the query's alignment ends.
-            var wholeRanges: [Range<Int>] = []
-            var wholeDepths: [Int] = []
+            wholeRanges.removeAll(keepingCapacity: true)
+            wholeDepths.removeAll(keepingCapacity: true)
             if typoCount > 0 {
                 for ending in endings where Int(ending.typos) == typoCount {
                     wholeRanges.append(Int(ending.lo)..<Int(ending.hi))
                     wholeDepths.append(Int(ending.depth))
                 }
-                wholeRanges.sort { $0.lowerBound < $1.lowerBound }
-                index.forEachHeaviest(
+                wholeRanges.sortIfNeeded { $0.lowerBound < $1.lowerBound }
+                index.forEachHeaviestWhile(
                     in: wholeRanges,
                     limit: limit,
+                    heap: &heap,
                     // A key whose prefix needs fewer typos is offered in that better tier.
-                    skip: { Self.typos(at: $0, in: pieces) != typoCount || !allowed($0) }
+                    skip: { Self.typos(at: $0, in: pieces) != typoCount || !filter.allowed($0) }
                 ) { position, rangeIndex in
                     var correction = candidate(position, tier: tier, typos: typoCount, matched: wholeDepths[rangeIndex])
                     correction.popularity *= options.wholeWordBoost
                     if index.wordCount(position) > queryWords { correction.popularity /= options.phrasePenalty }
                     candidates.append(correction)
+                    return true
                 }
             }
-            var ranges: [Range<Int>] = []
-            var depths: [Int] = []
+            ranges.removeAll(keepingCapacity: true)
+            depths.removeAll(keepingCapacity: true)
             for piece in pieces where Int(piece.typos) == typoCount {
                 ranges.append(Int(piece.lo)..<Int(piece.hi))
                 depths.append(Int(piece.depth))
@@ -181,16 +239,17 @@ struct FuzzyMatcher {
             // `phrasePenalty` times less popular and, in typo tiers, each character beyond the matched prefix
             // `completionLengthPenalty` times less. Pulled by weight until no key is left that could still enter
             // the top `limit` (penalties only lower a weight), at most 64 × limit deep, then re-ranked.
-            var pulled: [(position: Int, depth: Int, popularity: Double)] = []
+            pulled.removeAll(keepingCapacity: true)
+            best.removeAll(keepingCapacity: true)  // the best `limit` adjusted popularities, descending
             let penalty = options.phrasePenalty
             let lengthPenalty = typoCount > 0 ? options.completionLengthPenalty : 1
             let reranks = penalty > 1 || lengthPenalty > 1
-            var best: [Double] = []  // the best `limit` adjusted popularities, descending
             index.forEachHeaviestWhile(
                 in: ranges,
                 limit: reranks ? limit * 64 : limit,
+                heap: &heap,
                 skip: { position in
-                    exactRange.contains(position) || !allowed(position)
+                    exactRange.contains(position) || !filter.allowed(position)
                         || Self.contains(wholeRanges, position)
                 }
             ) { position, rangeIndex in
@@ -202,7 +261,7 @@ struct FuzzyMatcher {
                     let extra = index.keyLength(position) - depths[rangeIndex]
                     if extra > 0 { popularity /= Self.power(lengthPenalty, extra) }
                 }
-                pulled.append((position, depths[rangeIndex], popularity))
+                pulled.append(FuzzyScratch.Pulled(position: position, depth: depths[rangeIndex], popularity: popularity))
                 if reranks {
                     var slot = best.count
                     best.append(popularity)
@@ -215,13 +274,30 @@ struct FuzzyMatcher {
                 }
                 return true
             }
-            if reranks { pulled.sort { $0.popularity > $1.popularity } }
-            for completion in pulled.prefix(limit) {
+            // The first `limit` of `pulled` stably sorted by popularity, descending (re-ranked), or as pulled.
+            top.removeAll(keepingCapacity: true)
+            if reranks {
+                for completion in pulled {
+                    Self.insert(completion, into: &top, limit: limit) { $0.popularity > $1.popularity }
+                }
+            } else {
+                top.append(contentsOf: pulled.prefix(limit))
+            }
+            for completion in top {
                 var next = candidate(completion.position, tier: tier, typos: typoCount, matched: completion.depth)
                 next.popularity = completion.popularity
                 candidates.append(next)
             }
         }
+        // Swapped back (not assigned), so that the scratch's arrays are not shared with these locals.
+        swap(&scratch.heap, &heap)
+        swap(&scratch.wholeRanges, &wholeRanges)
+        swap(&scratch.wholeDepths, &wholeDepths)
+        swap(&scratch.ranges, &ranges)
+        swap(&scratch.depths, &depths)
+        swap(&scratch.pulled, &pulled)
+        swap(&scratch.top, &top)
+        swap(&scratch.best, &best)
 
         profile?.end(.tiers)
 
@@ -238,14 +314,15 @@ struct FuzzyMatcher {
         // these walks are the costliest part of a keystroke: 3 ms for a whole package name on 886k names).
         let typedIsAPrefix = !prefix.isEmpty
         if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills && !typedIsAPrefix {
-            let walk = wholeWordWalk(
+            var walk = wholeWordWalk(
                 scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
                 previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
             state?.wrongFirstScalars = scalars
-            state?.wrongFirstHits = walk.hits
+            state?.wrongFirstHits = walk.cut ? nil : FuzzyScratch.copy(walk.hits)
             appendWholeWords(
                 walk.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
-                boost: options.wholeWordBoost, allowed)
+                boost: options.wholeWordBoost, filter)
+            scratch.walk = walk.takeBuffers()
         }
         let walked = profile?.work[FuzzyProfile.Step.walk.rawValue] ?? 0
         profile?.end(.wrongFirst, work: visited - walked)
@@ -253,7 +330,7 @@ struct FuzzyMatcher {
         // 3. Subsequences.
         if options.subsequence && !prefixFills {
             subsequences(trimmed, query: query, previous: previous, pieces: pieces, exactRange: exactRange,
-                         limit: limit, allowed)
+                         limit: limit, filter)
         }
         profile?.end(.abbreviations, work: checked)
         let visitedBeforeWholeWords = visited
@@ -265,9 +342,27 @@ struct FuzzyMatcher {
         if wholeTypos > typos && candidates.count < limit {
             wholeWords(
                 scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
-                pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, allowed)
+                pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, filter)
         }
         profile?.end(.wholeWords, work: visited - visitedBeforeWholeWords)
+    }
+
+    /// The typo walks' arrays from the scratch (a walk gives them back with `TypoSearch/takeBuffers()`).
+    mutating func takeWalkBuffers() -> TypoSearch.Buffers {
+        var buffers = TypoSearch.Buffers()
+        swap(&buffers, &scratch.walk)
+        return buffers
+    }
+
+    /// Inserts `element` into `top` (at most `limit`, ordered by `precedes`) after every element it does not
+    /// precede: inserting a sequence's elements in turn leaves the first `limit` of its stable sort.
+    @inline(__always)
+    static func insert<T>(_ element: T, into top: inout [T], limit: Int, by precedes: (T, T) -> Bool) {
+        var slot = top.count
+        while slot > 0 && precedes(element, top[slot - 1]) { slot -= 1 }
+        guard slot < limit else { return }
+        if top.count == limit { top.removeLast() }
+        top.insert(element, at: slot)
     }
 
     /// The typos of the piece holding `position` (pieces are sorted and disjoint), or -1.
@@ -294,15 +389,28 @@ struct FuzzyMatcher {
     }
 
     /// The outermost `hits` (none inside another), as trie nodes to walk again.
-    func restartNodes(_ hits: [TypoHit]) -> [(lo: Int, hi: Int, byteDepth: Int)] {
-        var result: [(lo: Int, hi: Int, byteDepth: Int)] = []
-        let sorted = hits.sorted { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
+    func restartNodes(_ hits: [TypoHit]) -> [TypoSearch.Start] {
+        var result: [TypoSearch.Start] = []
+        var sorted: [TypoHit] = []
+        Self.restartNodes(hits, into: &result, sorted: &sorted)
+        return result
+    }
+
+    /// ``restartNodes(_:)`` into `starts` (replacing its contents), sorting in the scratch.
+    mutating func restartNodes(_ hits: [TypoHit], into starts: inout [TypoSearch.Start]) {
+        Self.restartNodes(hits, into: &starts, sorted: &scratch.sortedHits)
+    }
+
+    static func restartNodes(_ hits: [TypoHit], into starts: inout [TypoSearch.Start], sorted: inout [TypoHit]) {
+        starts.removeAll(keepingCapacity: true)
+        sorted.removeAll(keepingCapacity: true)
+        sorted.append(contentsOf: hits)
+        sorted.sortIfNeeded { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
         var outerEnd: Int32 = -1
         for hit in sorted where hit.lo >= outerEnd {
             outerEnd = hit.hi
-            result.append((Int(hit.lo), Int(hit.hi), Int(hit.depth)))
+            starts.append((Int(hit.lo), Int(hit.hi), Int(hit.depth)))
         }
-        return result
     }
 
     /// `base` to the power `exponent` (small exponents; capped at 64).
@@ -328,9 +436,10 @@ struct FuzzyMatcher {
         return values
     }()
 
-    func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
+    /// The candidate for sorted position `position`, its title shared with an earlier candidate of the same entry.
+    mutating func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
         let entry = index.entry(at: position)
-        let title = index.dictionary.text(at: entry)
+        let title = scratch.title(ofEntry: entry, in: index.dictionary)
         let ranges: [Range<Int>]
         let textRange = index.dictionary.textRange(at: entry)
         let isASCII = index.dictionary.textBytes.withUnsafeBufferPointer {

@@ -83,6 +83,8 @@ public struct FuzzyProvider: ConfigurableProvider {
     public let id: String
     public let options: FuzzyOptions
     public let index: FuzzyIndex
+    /// Memory the keystrokes reuse; a keystroke that finds it taken (another thread's) makes its own.
+    private let scratch = FuzzyScratch.Store()
 
     /// A provider over `dictionary` (the index is built here: share one ``FuzzyIndex`` with
     /// ``init(id:index:options:)`` when several providers use the same dictionary).
@@ -171,9 +173,16 @@ public struct FuzzyProvider: ConfigurableProvider {
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
         let query = request.query
         guard !query.isEmpty, request.limit > 0, index.count > 0 else { return }
-        var matcher = FuzzyMatcher(index: index, options: options)
+        var matcher = FuzzyMatcher(index: index, options: options, scratch: scratch.take())
         matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyState)
-        output.candidates.append(contentsOf: matcher.candidates)
+        if output.candidates.isEmpty {
+            // The output's array (the engine's, reused between keystrokes) takes the candidates, and the matcher's
+            // goes back to the scratch.
+            swap(&output.candidates, &matcher.candidates)
+        } else {
+            output.candidates.append(contentsOf: matcher.candidates)
+        }
+        scratch.put(matcher.takeScratch())
         // The matcher's steps each keep their own top `limit`, and more than one can add to the same tier (at limit
         // 1, `aplpe` got two one-typo candidates): at most `limit` per tier, as a provider should (the conformance
         // kit checks it).

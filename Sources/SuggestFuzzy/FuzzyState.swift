@@ -44,13 +44,32 @@ struct FuzzyState: Sendable {
     /// text is a proper prefix of `text`.
     static func earlier(for text: [UInt32], previous: FuzzyState?) -> [FuzzyState] {
         guard let previous else { return [] }
-        var kept = previous.earlier.filter { $0.text.count < text.count && text.starts(with: $0.text) }
-        if previous.text.count < text.count && text.starts(with: previous.text) {
-            var last = previous
-            last.earlier = []
-            kept.append(last)
+        // Counted first, so that the kept states take one allocation.
+        let keepsPrevious = previous.text.count < text.count && text.starts(with: previous.text)
+        var count = keepsPrevious ? 1 : 0
+        for state in previous.earlier where state.text.count < text.count && text.starts(with: state.text) {
+            count += 1
         }
-        if kept.count > earlierLimit { kept.removeFirst(kept.count - earlierLimit) }
+        guard count > 0 else { return [] }
+        var kept: [FuzzyState] = []
+        kept.reserveCapacity(min(count, earlierLimit))
+        var skip = max(0, count - earlierLimit)
+        for state in previous.earlier where state.text.count < text.count && text.starts(with: state.text) {
+            if skip > 0 {
+                skip -= 1
+            } else {
+                kept.append(state)
+            }
+        }
+        if keepsPrevious {
+            if skip > 0 {
+                skip -= 1
+            } else {
+                var last = previous
+                last.earlier = []
+                kept.append(last)
+            }
+        }
         return kept
     }
 }

@@ -25,6 +25,7 @@ struct SubsequenceScorer {
 
     init(query: [UInt8], original: String, smartCase: Bool) {
         var pattern: [UInt8] = []
+        pattern.reserveCapacity(query.count)
         var mask: UInt32 = 0
         for b in query where !TextNormalizerProxy.isSeparator(b) {
             pattern.append(b)
@@ -33,12 +34,11 @@ struct SubsequenceScorer {
         self.pattern = pattern
         self.mask = mask
         var casePattern: [UInt8]? = nil
-        if smartCase {
-            let utf8 = Array(original.utf8)
-            if utf8.allSatisfy({ $0 < 0x80 }) && utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
-                let stripped = utf8.filter { !TextNormalizerProxy.isSeparator(FuzzyIndex.asciiLower[Int($0)]) }
-                if stripped.count == pattern.count { casePattern = stripped }
-            }
+        // Read in place: only a query with an uppercase letter makes an array.
+        let utf8 = original.utf8
+        if smartCase && utf8.allSatisfy({ $0 < 0x80 }) && utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) {
+            let stripped = utf8.filter { !TextNormalizerProxy.isSeparator(FuzzyIndex.asciiLower[Int($0)]) }
+            if stripped.count == pattern.count { casePattern = stripped }
         }
         self.casePattern = casePattern
     }

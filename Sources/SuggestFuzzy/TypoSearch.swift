@@ -62,9 +62,24 @@ struct TypoSearch {
     /// The most scalars a spent node can continue with: two per cell of the band.
     private var choiceWidth: Int { 2 * (2 * Int(maxTypos) + 1) }
 
+    /// The arrays a walk fills, handed from one walk to the next (see ``FuzzyScratch``) so that a keystroke's walks
+    /// allocate nothing once they have grown: the rows, the path, the choices, the hits and the endings.
+    struct Buffers: Sendable {
+        var rows: [Int32] = []
+        var path: [UInt32] = []
+        var choices: [UInt32] = []
+        var hits: [TypoHit] = []
+        var endings: [TypoHit] = []
+    }
+
+    /// A trie node to walk below again: its sorted range and its byte depth (at a scalar boundary).
+    typealias Start = (lo: Int, hi: Int, byteDepth: Int)
+
+    /// A walk in `buffers`' memory (emptied here; take it back with ``takeBuffers()``).
     init(
         index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int,
-        wrongPrefixTypos: Int = 0, onlyWrongPrefix: Bool = false, firstSwap: Bool = false
+        wrongPrefixTypos: Int = 0, onlyWrongPrefix: Bool = false, firstSwap: Bool = false,
+        buffers: consuming Buffers = Buffers()
     ) {
         self.onlyWrongPrefix = onlyWrongPrefix
         self.firstSwap = firstSwap
@@ -76,16 +91,39 @@ struct TypoSearch {
         self.transpositions = transpositions
         self.wholeWord = wholeWord
         self.exactPrefix = min(exactPrefix, query.count)
+        // Moved out of `buffers` (not copied), so that each array is uniquely referenced and keeps its memory.
+        var buffers = buffers
         let depths = query.count + maxTypos + 2
-        rows = [Int32](repeating: 0, count: depths * (query.count + 1))
-        path = [UInt32](repeating: 0, count: depths)
-        choices = [UInt32](repeating: 0, count: depths * 2 * (2 * maxTypos + 1))
+        rows = Self.zeroed(&buffers.rows, count: depths * (query.count + 1))
+        path = Self.zeroed(&buffers.path, count: depths)
+        choices = Self.zeroed(&buffers.choices, count: depths * 2 * (2 * maxTypos + 1))
+        hits = Array.take(&buffers.hits)
+        endings = Array.take(&buffers.endings)
         for j in 0...m { rows[j] = Int32(j) }
+    }
+
+    /// `array` taken out, emptied and refilled with `count` zeros, in its own memory when it is large enough.
+    private static func zeroed<T: FixedWidthInteger>(_ array: inout [T], count: Int) -> [T] {
+        var taken = Array.take(&array)
+        taken.append(contentsOf: repeatElement(0, count: count))
+        return taken
+    }
+
+    /// The walk's arrays (the hits and endings as the walk left them), for the next walk to reuse; this walk's are
+    /// left empty.
+    mutating func takeBuffers() -> Buffers {
+        var buffers = Buffers()
+        swap(&buffers.rows, &rows)
+        swap(&buffers.path, &path)
+        swap(&buffers.choices, &choices)
+        swap(&buffers.hits, &hits)
+        swap(&buffers.endings, &endings)
+        return buffers
     }
 
     /// Walks the whole trie, or only below `starts` (trie nodes: sorted range and byte depth at a scalar boundary);
     /// the hits are then in `hits`.
-    mutating func run(from starts: [(lo: Int, hi: Int, byteDepth: Int)]? = nil) {
+    mutating func run(from starts: [Start]? = nil) {
         guard index.count > 0 else { return }
         let query = self.query
         // Moved out (and back at the end), so that each is uniquely referenced and not copied when written.
@@ -128,7 +166,7 @@ struct TypoSearch {
     }
 
     /// Recomputes the rows along the path to a start node, then walks below it.
-    private mutating func walk(from start: (lo: Int, hi: Int, byteDepth: Int)) {
+    private mutating func walk(from start: Start) {
         // The path: the first `byteDepth` bytes of any key in the node.
         let key = index.prefixIndex.sortedKey(at: start.lo)
         let base = key.startIndex
@@ -442,24 +480,40 @@ extension FuzzyIndex {
     /// Splits laminar (nested or disjoint) hits into disjoint pieces, each with the fewest typos of the hits that
     /// contain it.
     static func disjointPieces(_ hits: [TypoHit]) -> [TypoHit] {
-        guard !hits.isEmpty else { return [] }
-        let sorted = hits.sorted { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
         var pieces: [TypoHit] = []
+        var sorted: [TypoHit] = []
         var stack: [TypoHit] = []
+        disjointPieces(hits, extra: nil, into: &pieces, sorted: &sorted, stack: &stack)
+        return pieces
+    }
+
+    /// ``disjointPieces(_:)`` of `hits` and `extra` into `pieces` (replacing its contents), with `sorted` and
+    /// `stack` as working memory: nothing is allocated once the arrays have grown.
+    static func disjointPieces(
+        _ hits: [TypoHit], extra: TypoHit?, into pieces: inout [TypoHit], sorted: inout [TypoHit],
+        stack: inout [TypoHit]
+    ) {
+        pieces.removeAll(keepingCapacity: true)
+        sorted.removeAll(keepingCapacity: true)
+        stack.removeAll(keepingCapacity: true)
+        sorted.append(contentsOf: hits)
+        if let extra { sorted.append(extra) }
+        guard !sorted.isEmpty else { return }
+        sorted.sortIfNeeded { $0.lo != $1.lo ? $0.lo < $1.lo : $0.hi > $1.hi }
         var cursor: Int32 = 0
-        func emit(_ upTo: Int32, _ top: TypoHit) {
-            if cursor < upTo {
-                pieces.append(TypoHit(lo: cursor, hi: upTo, typos: top.typos, depth: top.depth))
-            }
-            cursor = upTo
-        }
         for hit in sorted {
             while let top = stack.last, top.hi <= hit.lo {
-                emit(top.hi, top)
+                if cursor < top.hi {
+                    pieces.append(TypoHit(lo: cursor, hi: top.hi, typos: top.typos, depth: top.depth))
+                }
+                cursor = top.hi
                 stack.removeLast()
             }
             if let top = stack.last {
-                emit(hit.lo, top)
+                if cursor < hit.lo {
+                    pieces.append(TypoHit(lo: cursor, hi: hit.lo, typos: top.typos, depth: top.depth))
+                }
+                cursor = hit.lo
                 var effective = hit
                 if top.typos < hit.typos {
                     effective.typos = top.typos
@@ -471,7 +525,27 @@ extension FuzzyIndex {
                 stack.append(hit)
             }
         }
-        while let top = stack.popLast() { emit(top.hi, top) }
-        return pieces
+        while let top = stack.popLast() {
+            if cursor < top.hi {
+                pieces.append(TypoHit(lo: cursor, hi: top.hi, typos: top.typos, depth: top.depth))
+            }
+            cursor = top.hi
+        }
+    }
+}
+
+extension Array {
+    /// Sorts in place, stably, unless already in order: a walk lists its hits in order, and the check spares the
+    /// sort's buffer. The result is the same either way (a stable sort leaves an ordered array as it is).
+    @inline(__always)
+    mutating func sortIfNeeded(by areInIncreasingOrder: (Element, Element) -> Bool) {
+        var i = 1
+        while i < count {
+            if areInIncreasingOrder(self[i], self[i - 1]) {
+                sort(by: areInIncreasingOrder)
+                return
+            }
+            i += 1
+        }
     }
 }

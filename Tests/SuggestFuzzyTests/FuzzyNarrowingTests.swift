@@ -35,6 +35,42 @@ struct FuzzyNarrowingTests {
         }
     }
 
+    /// The sessions of ``everyKeystrokeAnswersAsACold(_:)``, typed at the same time below.
+    static let sessions: [[String]] = [
+        ["p", "py", "pyh", "pyht", "pyhto", "pyht", "pyh", "py", "pyt", "pyth", "pytho", "python"],
+        ["r", "re", "rec", "reci", "recie", "reciev", "recieve", "recie", "reci", "rec", "rece", "recei", "receiv"],
+        ["g", "gi", "git", "gith", "githb", "githb-", "githb-x", "githb-", "githb", "gith", "githu", "github"],
+        ["a", "ab", "abv", "abvi", "abvio", "abviou", "abvious"],
+    ]
+
+    @Test func sessionsTypedAtTheSameTimeOnOneProviderAnswerAsCold() async {
+        // Keystrokes running at the same time each work in memory of their own (the provider's reused scratch is
+        // taken by one of them at a time).
+        let provider = Fixture.provider()
+        let cold = Self.sessions.map { $0.map { Fixture.candidates($0).candidates } }
+        await withTaskGroup(of: (Int, [[SuggestionCandidate]]).self) { group in
+            for (i, texts) in Self.sessions.enumerated() {
+                for _ in 0..<4 {
+                    group.addTask { (i, type(texts, provider: provider).map(\.candidates)) }
+                }
+            }
+            for await (i, answers) in group {
+                #expect(answers == cold[i], "\(Self.sessions[i].last ?? "")")
+            }
+        }
+    }
+
+    @Test func aKeptStateNarrowsAsAColdAfterOtherKeystrokes() {
+        // What a keystroke keeps for the next one is its own: other keystrokes on the provider in between (which
+        // reuse its scratch) do not change it.
+        let provider = Fixture.provider()
+        let pyh = type(["p", "py", "pyh"], provider: provider).last?.state
+        let kept = Fixture.candidates("pyht", provider: provider, previous: pyh).state
+        _ = type(Self.sessions[1] + Self.sessions[2], provider: provider)
+        let next = Fixture.candidates("pyhto", provider: provider, previous: kept).candidates
+        #expect(next == Fixture.candidates("pyhto").candidates)
+    }
+
     @Test func aBackspaceNarrowsFromTheLongestEarlierKeystrokeItExtends() throws {
         let typed = type(["p", "py", "pyh", "pyht", "pyhto", "pyht"])
         let last = try #require(typed.last?.state)
