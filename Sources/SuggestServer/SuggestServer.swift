@@ -232,6 +232,16 @@ public final class SuggestServer: Sendable {
         await processor.answer(command, into: &out)
         if case .text = command.action, let result = processor.lastResult { metrics.providers(of: result) }
         if let session { sessions.checkIn(session, owner: owner, processor: processor, now: now) }
+        switch command.action {
+        case .submit(let text):
+            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID)
+            return .json(acknowledgement.json(submitted: text), status: acknowledgement.isUnsaved ? .accepted : .ok)
+        case .text(let text):
+            if let result = processor.lastResult, let redacted = ClientText.redacted(result) {
+                return .json(JSONWriter.result(redacted, text: text))
+            }
+        default: break
+        }
         return .json(out)
     }
 
@@ -256,8 +266,10 @@ public final class SuggestServer: Sendable {
             case .user(let user): engine = try self.engine(for: user)
             case .anonymous: engine = self.users.ephemeralEngine()
             }
-            try await WebSocketSession(engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes)
-                .run(inbound: inbound, outbound: outbound)
+            try await WebSocketSession(
+                engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes,
+                receipt: { self.receipt(forSubmitOn: engine, user: caller.userID) }
+            ).run(inbound: inbound, outbound: outbound)
         }
     }
 
