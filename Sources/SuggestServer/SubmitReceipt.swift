@@ -7,7 +7,7 @@ import SuggestCore
 ///
 /// - ``stored``: every recent search of the user is written to their files (the one just submitted included),
 ///   or the configuration has no `"recent"` provider and there is nothing to keep. `POST /submit` answers 200.
-/// - ``memoryOnly(_:)``: the server keeps this user's recents in memory only (no users folder, or an anonymous
+/// - ``memoryOnly(reason:)``: the server keeps this user's recents in memory only (no users folder, or an anonymous
 ///   WebSocket connection): nothing is ever written, as configured, and nothing failed. `POST /submit` answers 200.
 /// - ``unsaved(_:)``: writing failed (a read-only or full users folder, …): the searches are held in memory,
 ///   written with the user's next change, at eviction or at shutdown. `POST /submit` answers 202; the failure is

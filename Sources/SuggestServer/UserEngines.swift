@@ -135,7 +135,9 @@ public final class UserEngines: Sendable {
 
     /// `user`'s engine, built on first use (their recents read from their store); marks them used at `now`.
     /// Building one beyond ``Options/maximumUsers`` evicts the least recently used user (saving their recents).
-    /// - Parameter user: any Unicode form; it is put in Normalization Form C first.
+    /// - Parameters:
+    ///   - user: the user's id in any Unicode form; it is put in Normalization Form C first.
+    ///   - now: when the user is marked used.
     /// - Throws: ``InvalidUser``.
     /// - Complexity: O(1) (the least recently used user is found in O(1)), plus building a new user's engine.
     public func engine(for user: String, now: ContinuousClock.Instant = .now) throws(InvalidUser) -> SuggestionEngine {
