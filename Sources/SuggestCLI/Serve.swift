@@ -19,7 +19,9 @@ struct Serve: AsyncParsableCommand {
             --jwt-secret-file or --jwks-file (bearer JWTs, `sub` is the user), --user-header with \
             --trusted-proxy, --insecure-user-parameter (user=), or none (anonymous: nothing is learned across \
             clients). Limits (see the guide's "Limits"): --rate-limit per address and per user (default 50/s, \
-            bursts of 100; 0 turns it off), request head and body timeouts, connection cap. SIGINT/SIGTERM stop it gracefully (in-flight requests finish, recent searches are saved).
+            bursts of 100; 0 turns it off), request head and body timeouts, connection cap. SIGINT/SIGTERM stop it \
+            gracefully (in-flight requests finish, recent searches are saved); exit status 74 when some users' recent \
+            searches could not be saved.
             """
     )
 
@@ -41,7 +43,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds after which an unused session or user is forgotten (recents saved).")
     var idleTimeout = 600
 
-    @Option(help: "A folder for per-user recent searches (USER.json); without it they stay in memory.")
+    @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json); without it they stay in memory.")
     var usersFolder: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -214,6 +216,7 @@ struct Serve: AsyncParsableCommand {
             logger: logger
         )
         let host = self.host
+        var failed = false
         do {
             let app = server.makeApplication { port in
                 // The one line on standard output: scripts read the port from it.
@@ -222,9 +225,21 @@ struct Serve: AsyncParsableCommand {
             try await app.runService()
         } catch {
             Console.error("error: \(error)")
-            throw ExitCode(1)
+            failed = true
         }
+        // The shutdown saved every user's recents; what failed is tried once more here.
+        let lost = server.saveBeforeExit()
+        if lost > 0 {
+            Console.error(
+                "error: the recent searches of \(lost) user\(lost == 1 ? "" : "s") could not be saved and are lost "
+                    + "(the log above names the files and why)")
+            throw ExitCode(Self.exitCodeRecentsLost)
+        }
+        if failed { throw ExitCode(1) }
     }
+
+    /// The exit status when some users' recent searches could not be saved by the end (74, `EX_IOERR`).
+    static let exitCodeRecentsLost: Int32 = 74
 
     /// A start-up problem with an option's value, named by the option (and the file).
     struct OptionProblem: Error, CustomStringConvertible {

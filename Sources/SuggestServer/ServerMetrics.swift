@@ -30,6 +30,16 @@ final class ServerMetrics: Sendable {
         timer("suggest_request_duration", [("route", route), ("status", String(status))]).recordNanoseconds(nanoseconds)
     }
 
+    /// `suggest_submits_unsaved_total`: one per submit acknowledged `"stored": false` because writing the user's
+    /// recents failed (not for servers or connections that keep recents in memory only).
+    func unsavedSubmit() {
+        if let factory {
+            Counter(label: "suggest_submits_unsaved_total", factory: factory).increment()
+        } else {
+            Counter(label: "suggest_submits_unsaved_total").increment()
+        }
+    }
+
     /// `suggest_provider_duration{provider}` for each provider of a keystroke's result.
     func providers(of result: SuggestionResult) {
         for report in result.diagnostics.providers {

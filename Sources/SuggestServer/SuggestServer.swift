@@ -235,6 +235,16 @@ public final class SuggestServer: Sendable {
         await processor.answer(command, into: &out)
         if case .text = command.action, let result = processor.lastResult { metrics.providers(of: result) }
         if let session { sessions.checkIn(session, owner: owner, processor: processor, now: now) }
+        switch command.action {
+        case .submit(let text):
+            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID)
+            return .json(acknowledgement.json(submitted: text), status: acknowledgement.isUnsaved ? .accepted : .ok)
+        case .text(let text):
+            if let result = processor.lastResult, let redacted = ClientText.redacted(result) {
+                return .json(JSONWriter.result(redacted, text: text))
+            }
+        default: break
+        }
         return .json(out)
     }
 
@@ -311,7 +321,8 @@ public final class SuggestServer: Sendable {
             case .anonymous: engine = self.users.ephemeralEngine()
             }
             var session = WebSocketSession(
-                engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes)
+                engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes,
+                receipt: { self.receipt(forSubmitOn: engine, user: caller.userID) })
             if let limiter = self.rateLimiter {
                 let clients = self.rateLimitedClients(caller: caller, context: context.requestContext)
                 session.admission = {

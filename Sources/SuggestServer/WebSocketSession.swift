@@ -9,7 +9,8 @@ import Synchronization
 /// waits while the engine works on another, a newer one replaces it, and when the socket closes the waiting one is
 /// dropped. Every answer is a batch answer line, the synchronous providers' first and then an update (same
 /// `generation`) per asynchronous provider in time; no answer for a keystroke that a newer one has replaced is sent.
-/// `submit`, `select` and `reset` are answered in order with their batch acknowledgement; a bad line gets
+/// `submit`, `select` and `reset` are answered in order with their batch acknowledgement (a submit's says whether it
+/// is written: ``SubmitReceipt``); a keystroke's notes and errors name no server path (``ClientText``); a bad line gets
 /// `{"error": …}` and the connection goes on. A text message that is not UTF-8 closes the socket with 1007, one
 /// longer than ``maximumMessageBytes`` with 1009.
 ///
@@ -21,6 +22,8 @@ struct WebSocketSession: Sendable {
     let maximumMessageBytes: Int
     /// Waits until the client may send its next message (nil: no rate limit).
     var admission: (@Sendable () async -> Void)? = nil
+    /// What a `submit` acknowledgement says about the user's recents (``SubmitReceipt``).
+    let receipt: @Sendable () -> SubmitReceipt
 
     /// What the reader and the writer share.
     struct Shared: Sendable {
@@ -47,7 +50,7 @@ struct WebSocketSession: Sendable {
                     }
                     shared.state.withLock { $0.lastResult = result }
                     metrics.providers(of: result)
-                    try await outbound.write(.text(JSONWriter.result(result, text: text)))
+                    try await outbound.write(.text(JSONWriter.result(ClientText.redacted(result) ?? result, text: text)))
                 }
             }
             defer { queries.finish() }
@@ -74,6 +77,10 @@ struct WebSocketSession: Sendable {
                 (processor.lastQuery, processor.lastResult) = shared.state.withLock { ($0.lastQuery, $0.lastResult) }
                 var out = JSONBytes(capacity: 64)
                 await processor.answer(command, into: &out)
+                if case .submit(let text) = command.action {
+                    try await outbound.write(.text(receipt().json(submitted: text)))
+                    continue
+                }
                 try await outbound.write(.text(out.bytes.string))
             }
             queries.finish()

@@ -375,7 +375,7 @@ class Steps:
         page.clear()
         page.wait(lambda: chosen in page.groups().get("recent", []),
                   f"{chosen!r} is not under Recent on an empty field: {page.groups()}")
-        check(os.path.exists(os.path.join(self.users_folder, f"{USER}.json")),
+        check(os.path.exists(os.path.join(self.users_folder, "history", f"{USER}.json")),
               "the server did not save the user's recent searches in --users-folder")
 
         self.step("the recent search is still there after a reload")

@@ -87,7 +87,7 @@ struct EvictionTests {
         _ = try users.engine(for: "writer").submit(SearchQuery(text: "python"))
         _ = try users.engine(for: "third")  // evicts "reader"
         #expect(users.saveAll().isEmpty)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/recent")
         #expect(!files.contains { $0.hasPrefix("reader") }, "\(files)")
         #expect(!files.contains { $0.hasPrefix("third") }, "\(files)")
         #expect(files.contains("writer.json"), "\(files)")

@@ -107,7 +107,7 @@ struct ServeCommandTests {
             }
         }
         #expect(process.terminationStatus == 0)
-        let saved = try String(contentsOfFile: fixture.folder + "/users/alice.json", encoding: .utf8)
+        let saved = try String(contentsOfFile: fixture.folder + "/users/recent/alice.json", encoding: .utf8)
         #expect(saved.contains("pandas merge"))
     }
 
@@ -139,7 +139,7 @@ struct ServeCommandTests {
         let fixture = try Fixture()
         let (process, base) = try await Self.startServer(fixture, ["--insecure-user-parameter"])
         defer { kill(process.processIdentifier, SIGKILL) }
-        #expect(try await Self.submit("pandas merge", user: "r", to: base) == .ok)
+        #expect(try await Self.submit("pandas merge", user: "r", to: base) == .ok)  // memory only, as configured
 
         let remoteConfiguration = fixture.folder + "/remote.suggest.json"
         try #"{"version": 1, "providers": [{"type": "remote", "url": "\#(base)", "user": "r", "deadlineMilliseconds": 20000}]}"#

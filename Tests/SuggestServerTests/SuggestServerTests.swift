@@ -72,8 +72,10 @@ struct SuggestServerTests {
         let server = SuggestServer(configuration: try fixture.configuration(), options: Self.insecure)
         try await server.makeApplication().test(.router) { client in
             let answer3 = try await post(client, "/submit?user=alice", #"{"text": "pandas groupby"}"#)
+            // No users folder: kept in memory as configured (200, "stored": false and why).
+            #expect(answer3.status == 200)
             #expect(answer3.body
-                == #"{"submitted":"pandas groupby"}"#)
+                == #"{"submitted":"pandas groupby","stored":false,"reason":"this server keeps recent searches in memory only (no users folder)"}"#)
             let answer4 = try await get(client, "/suggest?q=pa&user=alice")
             #expect(texts(answer4.body) == ["pandas groupby", "pandas"])
             let answer5 = try await get(client, "/suggest?q=pa&user=bob")

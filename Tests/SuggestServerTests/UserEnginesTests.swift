@@ -150,7 +150,7 @@ struct UserEnginesTests {
         try users.engine(for: "alice").submit(SearchQuery(text: "pandas dataframe"))
         try users.engine(for: "bob").submit(SearchQuery(text: "bob's search"))  // evicts alice
         #expect(users.users == ["bob"])
-        #expect(FileManager.default.fileExists(atPath: store + "/alice.json"))
+        #expect(FileManager.default.fileExists(atPath: store + "/recent/alice.json"))
         #expect(recentTitles(try users.engine(for: "alice")) == ["pandas dataframe"])
         #expect(users.enginesBuilt == 3)
     }
@@ -165,8 +165,10 @@ struct UserEnginesTests {
 
     @Test func storeFileNamesStayInTheFolder() {
         #expect(UserEngines.storeFileName(for: "alice_1-b") == "alice_1-b.json")
-        #expect(UserEngines.storeFileName(for: "../etc") == "x-2e2e2f657463.json")
-        #expect(UserEngines.storeFileName(for: "x-2e") == "x-782d3265.json")
+        #expect(UserEngines.storeFileName(for: "../etc") == "%2e%2e%2fetc.json")
+        #expect(UserEngines.storeFileName(for: "Alice") == "%41lice.json")
+        #expect(UserEngines.storeFileName(for: "%41lice") == "%2541lice.json")
+        #expect(UserEngines.storeFileName(for: ".") == "%2e.json")
     }
 }
 #endif
