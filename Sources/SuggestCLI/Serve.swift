@@ -1,5 +1,6 @@
 #if Server
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Hummingbird
 import Logging
@@ -14,7 +15,9 @@ struct Serve: AsyncParsableCommand {
         abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
         discussion: """
             GET /suggest?q=…&session=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
-            JSON; POST /submit and /select take {"text": …} (Content-Type: application/json); GET /health; \
+            JSON; POST /submit and /select take {"text": …} (Content-Type: application/json); GET /health, \
+            GET /ready (503 while draining at shutdown), GET /metrics with --metrics (Prometheus, loopback or \
+            --metrics-allow only); every answer carries X-Request-ID; \
             WebSocket /ws takes batch lines; with --demo-page, GET / is a search page on /ws. Who is asking: \
             --jwt-secret-file or --jwks-file (bearer JWTs, `sub` is the user), --user-header with \
             --trusted-proxy, --insecure-user-parameter (user=), or none (anonymous: nothing is learned across \
@@ -81,6 +84,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections held at most; more are answered 503 (default: the open-file limit, raised to its hard limit at start, less a tenth and at least 64).")
     var maxConnections: Int?
 
+    @Flag(help: "Serve GET /metrics (Prometheus text) to loopback clients, or to --metrics-allow ranges (off by default: 404).")
+    var metrics = false
+
+    @Option(help: "An address range (CIDR) that may read /metrics instead of loopback; repeatable; needs --metrics.")
+    var metricsAllow: [String] = []
+
+    @Option(help: "Seconds GET /ready answers 503 at SIGTERM/SIGINT while requests are still served, before the server stops listening.")
+    var drainSeconds: Double = 0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
         guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
@@ -88,6 +100,17 @@ struct Serve: AsyncParsableCommand {
         for (name, value) in [("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout)] {
             guard value.isFinite, value > 0, value <= 86_400 else {
                 throw ValidationError("\(name): expected seconds above 0 and at most 86400, found \(value)")
+            }
+        }
+        guard drainSeconds.isFinite, drainSeconds >= 0, drainSeconds <= 3600 else {
+            throw ValidationError("--drain-seconds: expected 0 to 3600 seconds, found \(drainSeconds)")
+        }
+        if !metricsAllow.isEmpty && !metrics { throw ValidationError("--metrics-allow: needs --metrics") }
+        for range in metricsAllow {
+            do throws(AddressRange.Problem) {
+                _ = try AddressRange(range)
+            } catch {
+                throw ValidationError("--metrics-allow \(error)")
             }
         }
         if let maxConnections, maxConnections < 1 {
@@ -172,9 +195,7 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: --demo-page: \(error)")
             throw ExitCode(1)
         }
-        let server = SuggestServer(
-            configuration: configuration,
-            options: ServerOptions(
+        var options = ServerOptions(
                 host: host,
                 port: port,
                 maximumSessions: maxSessions,
@@ -187,16 +208,22 @@ struct Serve: AsyncParsableCommand {
                 headerTimeout: .milliseconds(Int64(headerTimeout * 1000)),
                 keepAliveTimeout: .milliseconds(Int64(keepAliveTimeout * 1000)),
                 maximumConnections: maxConnections
-            ),
-            logger: logger
-        )
+            )
+        options.drainPeriod = .milliseconds(Int64(drainSeconds * 1000))
+        if metrics {
+            let endpoint = MetricsEndpoint(
+                allowedClients: metricsAllow.isEmpty ? MetricsEndpoint.loopback : metricsAllow.compactMap { try? AddressRange($0) })
+            // The whole process's swift-metrics go to /metrics, the server's own series among them.
+            MetricsSystem.bootstrap(endpoint.factory)
+            options.metrics = endpoint
+        }
+        let server = SuggestServer(configuration: configuration, options: options, logger: logger)
         let host = self.host
         do {
-            let app = server.makeApplication { port in
+            try await server.runService { port in
                 // The one line on standard output: scripts read the port from it.
                 Console.out("listening on http://\(host):\(port)")
             }
-            try await app.runService()
         } catch {
             Console.error("error: \(error)")
             throw ExitCode(1)

@@ -52,6 +52,11 @@ public struct ServerOptions: Sendable {
     /// `Host` names the server answers to besides `localhost`, `127.0.0.1` and `[::1]` on its port (`NAME` with any
     /// port, `NAME:PORT` with that port, `*` any Host); others get 421 (default: none).
     public var allowedHosts: [String]
+    /// `GET /metrics` and who may read it (default nil: no `/metrics`, 404). See ``MetricsEndpoint``.
+    public var metrics: MetricsEndpoint? = nil
+    /// At graceful shutdown, how long `GET /ready` answers 503 while every other request is still served, before
+    /// the server stops listening (default 0; used by ``SuggestServer/makeService(onServerRunning:)``).
+    public var drainPeriod: Duration = .zero
 
     public init(
         host: String = "127.0.0.1",
