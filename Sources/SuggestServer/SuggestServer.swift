@@ -17,7 +17,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let server = SuggestServer(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
-/// try await server.makeApplication().runService()   // SIGINT/SIGTERM: graceful shutdown, recents saved
+/// try await server.runService()   // SIGINT/SIGTERM: drain period, graceful shutdown, recents saved
 /// ```
 public final class SuggestServer: Sendable {
     public let configuration: EngineConfiguration
