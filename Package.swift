@@ -73,6 +73,8 @@ let package = Package(
         // Who is asking: bearer JWTs (HS256, RS256, ES256) and the `Authorization: Bearer` header.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // `GET /metrics`: the Prometheus text exposition of the server's swift-metrics.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Core Library
@@ -144,6 +146,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit", condition: .when(traits: server)),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: server)),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: server)),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: server)),
             ],
             // The page `suggest serve --demo-page` serves at `GET /` (`DemoPage.bundled()`).
             resources: [.copy("Resources/search-page.html")]
@@ -177,6 +180,8 @@ let package = Package(
                 .target(name: "SuggestServer", condition: .when(traits: server)),
                 .target(name: "SuggestRemote", condition: .when(traits: server)),
                 .target(name: "SuggestPostgres", condition: .when(traits: server)),
+                // `suggest serve --metrics` bootstraps `MetricsSystem` with the /metrics registry.
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: server)),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

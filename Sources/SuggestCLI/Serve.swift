@@ -1,5 +1,6 @@
 #if Server
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Hummingbird
 import Logging
@@ -14,7 +15,9 @@ struct Serve: AsyncParsableCommand {
         abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
         discussion: """
             GET /suggest?q=…&session=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
-            JSON; POST /submit and /select take {"text": …} (Content-Type: application/json); GET /health; \
+            JSON; POST /submit and /select take {"text": …} (Content-Type: application/json); GET /health, \
+            GET /ready (503 while draining at shutdown), GET /metrics with --metrics (Prometheus, loopback or \
+            --metrics-allow only); every answer carries X-Request-ID; \
             WebSocket /ws takes batch lines; with --demo-page, GET / is a search page on /ws. Who is asking: \
             --jwt-secret-file or --jwks-file (bearer JWTs, `sub` is the user), --user-header with \
             --trusted-proxy, --insecure-user-parameter (user=), or none (anonymous: nothing is learned across \
@@ -93,6 +96,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Requests a client may make at once after a quiet spell (default: twice --rate-limit).")
     var rateBurst: Int?
 
+    @Flag(help: "Serve GET /metrics (Prometheus text) to loopback clients, or to --metrics-allow ranges (off by default: 404).")
+    var metrics = false
+
+    @Option(help: "An address range (CIDR) that may read /metrics instead of loopback; repeatable; needs --metrics.")
+    var metricsAllow: [String] = []
+
+    @Option(help: "Seconds GET /ready answers 503 at SIGTERM/SIGINT while requests are still served, before the server stops listening.")
+    var drainSeconds: Double = 0
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port: expected 0 to 65535, found \(port)") }
         guard maxSessions >= 1, maxUsers >= 1 else { throw ValidationError("--max-sessions and --max-users: at least 1") }
@@ -112,6 +124,17 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--rate-burst: expected 1 to 1000000 requests, found \(rateBurst)")
             }
             guard rateLimit > 0 else { throw ValidationError("--rate-burst: needs a --rate-limit above 0") }
+        }
+        guard drainSeconds.isFinite, drainSeconds >= 0, drainSeconds <= 3600 else {
+            throw ValidationError("--drain-seconds: expected 0 to 3600 seconds, found \(drainSeconds)")
+        }
+        if !metricsAllow.isEmpty && !metrics { throw ValidationError("--metrics-allow: needs --metrics") }
+        for range in metricsAllow {
+            do throws(AddressRange.Problem) {
+                _ = try AddressRange(range)
+            } catch {
+                throw ValidationError("--metrics-allow \(error)")
+            }
         }
         if let maxConnections, maxConnections < 1 {
             throw ValidationError("--max-connections: at least 1, found \(maxConnections)")
@@ -195,9 +218,7 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: --demo-page: \(error)")
             throw ExitCode(1)
         }
-        let server = SuggestServer(
-            configuration: configuration,
-            options: ServerOptions(
+        var options = ServerOptions(
                 host: host,
                 port: port,
                 maximumSessions: maxSessions,
@@ -212,17 +233,23 @@ struct Serve: AsyncParsableCommand {
                 maximumConnections: maxConnections,
                 bodyTimeout: .milliseconds(Int64(bodyTimeout * 1000)),
                 rateLimit: rateLimit > 0 ? RateLimit(perSecond: rateLimit, burst: rateBurst) : nil
-            ),
-            logger: logger
-        )
+            )
+        options.drainPeriod = .milliseconds(Int64(drainSeconds * 1000))
+        if metrics {
+            let endpoint = MetricsEndpoint(
+                allowedClients: metricsAllow.isEmpty ? MetricsEndpoint.loopback : metricsAllow.compactMap { try? AddressRange($0) })
+            // The whole process's swift-metrics go to /metrics, the server's own series among them.
+            MetricsSystem.bootstrap(endpoint.factory)
+            options.metrics = endpoint
+        }
+        let server = SuggestServer(configuration: configuration, options: options, logger: logger)
         let host = self.host
         var failed = false
         do {
-            let app = server.makeApplication { port in
+            try await server.runService { port in
                 // The one line on standard output: scripts read the port from it.
                 Console.out("listening on http://\(host):\(port)")
             }
-            try await app.runService()
         } catch {
             Console.error("error: \(error)")
             failed = true

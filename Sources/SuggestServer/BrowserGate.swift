@@ -138,7 +138,7 @@ struct BrowserGate<Context: RequestContext>: RouterMiddleware {
     }
 
     static func refusal(_ problem: RequestProblem) -> Response {
-        var response = Response.json(JSONWriter.error(problem.message), status: problem.status)
+        var response = Response.json(SuggestRequestID.errorJSON(problem.message), status: problem.status)
         response.headers.append(contentsOf: problem.headers)
         return response
     }

@@ -291,13 +291,24 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 final class ConnectionCounter: Sendable {
     let maximum: Int
     private let open = Atomic<Int>(0)
+    /// Called for each connection beyond the maximum.
+    let onRefusal: @Sendable () -> Void
 
-    init(maximum: Int) { self.maximum = max(1, maximum) }
+    init(maximum: Int, onRefusal: @escaping @Sendable () -> Void = {}) {
+        self.maximum = max(1, maximum)
+        self.onRefusal = onRefusal
+    }
 
     var count: Int { open.load(ordering: .relaxed) }
 
     /// Counts a new connection; false when it is beyond the maximum (it is counted anyway, until ``closed()``).
-    func opened() -> Bool { open.wrappingAdd(1, ordering: .relaxed).newValue <= maximum }
+    func opened() -> Bool {
+        guard open.wrappingAdd(1, ordering: .relaxed).newValue <= maximum else {
+            onRefusal()
+            return false
+        }
+        return true
+    }
 
     func closed() { open.wrappingSubtract(1, ordering: .relaxed) }
 }

@@ -2,7 +2,8 @@
 public import HTTPTypes
 public import Hummingbird
 
-/// A request refused with a status and a JSON body `{"error": "…"}` (and headers such as `WWW-Authenticate`).
+/// A request refused with a status and a JSON body `{"error": "…", "requestId": "…"}` (and headers such as
+/// `WWW-Authenticate`).
 public struct RequestProblem: Error, HTTPResponseError, Sendable, CustomStringConvertible {
     public let status: HTTPResponse.Status
     public let message: String
@@ -18,7 +19,7 @@ public struct RequestProblem: Error, HTTPResponseError, Sendable, CustomStringCo
     public var description: String { "\(status.code) \(message)" }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = Response.json(JSONWriter.error(message), status: status)
+        var response = Response.json(SuggestRequestID.errorJSON(message), status: status)
         response.headers.append(contentsOf: headers)
         return response
     }
@@ -62,7 +63,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as RequestProblem {
-            var response = Response.json(JSONWriter.error(problem.message), status: problem.status)
+            var response = Response.json(SuggestRequestID.errorJSON(problem.message), status: problem.status)
             response.headers.append(contentsOf: problem.headers)
             return response
         } catch let error as HTTPError {
@@ -72,12 +73,12 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 case .contentTooLarge: "request body too large"
                 default: error.body ?? error.status.reasonPhrase
                 }
-            return .json(JSONWriter.error(message), status: error.status)
+            return .json(SuggestRequestID.errorJSON(message), status: error.status)
         } catch is NIOTooManyBytesError {
-            return .json(JSONWriter.error("request body too large"), status: .contentTooLarge)
+            return .json(SuggestRequestID.errorJSON("request body too large"), status: .contentTooLarge)
         } catch {
             context.logger.error("request failed: \(error)")
-            return .json(JSONWriter.error("internal error"), status: .internalServerError)
+            return .json(SuggestRequestID.errorJSON("internal error"), status: .internalServerError)
         }
     }
 }

@@ -4,24 +4,67 @@ import Metrics
 import Suggest
 import Synchronization
 
-/// The server's metrics: a request latency timer per route and status, and a time per provider per keystroke.
+/// The server's metrics (the series of `GET /metrics`, see ``MetricsEndpoint``):
+/// - `suggest_request_duration{route, status}`: a timer per route and status (seconds in Prometheus).
+/// - `suggest_provider_duration{provider}`: each provider's time per keystroke.
+/// - `suggest_connections_open`, `suggest_sessions`, `suggest_users`: gauges, sampled at each scrape of `/metrics`
+///   and at each sweep (``ServerOptions/sweepInterval``).
+/// - `suggest_connections_refused_total`: connections answered 503 for being beyond the maximum.
+/// - `suggest_rate_limited_total{scope}`: requests refused by a rate limit.
+/// - `suggest_submits_unsaved_total`: submits (or selections) that were not saved to a user's store.
+///
 /// Uses the factory it is given (tests pass a test one) or the process's `MetricsSystem`.
 final class ServerMetrics: Sendable {
     let factory: (any MetricsFactory)?
     private let timers = Mutex<[String: Metrics.Timer]>([:])
+    private let counters = Mutex<[String: Counter]>([:])
+    let connectionsOpen: Gauge
+    let sessions: Gauge
+    let users: Gauge
+    let connectionsRefused: Counter
+    let submitsUnsaved: Counter
 
-    init(factory: (any MetricsFactory)?) { self.factory = factory }
+    init(factory: (any MetricsFactory)?) {
+        self.factory = factory
+        func gauge(_ label: String) -> Gauge {
+            if let factory { Gauge(label: label, dimensions: [], factory: factory) } else { Gauge(label: label) }
+        }
+        func counter(_ label: String) -> Counter {
+            if let factory { Counter(label: label, dimensions: [], factory: factory) } else { Counter(label: label) }
+        }
+        connectionsOpen = gauge("suggest_connections_open")
+        sessions = gauge("suggest_sessions")
+        users = gauge("suggest_users")
+        // Made now, so that a scrape shows them at 0 before the first event.
+        connectionsRefused = counter("suggest_connections_refused_total")
+        submitsUnsaved = counter("suggest_submits_unsaved_total")
+    }
+
+    private static func key(_ label: String, _ dimensions: [(String, String)]) -> String {
+        label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
+    }
 
     private func timer(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Timer {
-        let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
-        return timers.withLock { timers in
-            if let timer = timers[key] { return timer }
+        timers.withLock { timers in
+            if let timer = timers[Self.key(label, dimensions)] { return timer }
             let timer =
                 if let factory { Metrics.Timer(label: label, dimensions: dimensions, factory: factory) } else {
                     Metrics.Timer(label: label, dimensions: dimensions)
                 }
-            timers[key] = timer
+            timers[Self.key(label, dimensions)] = timer
             return timer
+        }
+    }
+
+    private func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
+        counters.withLock { counters in
+            if let counter = counters[Self.key(label, dimensions)] { return counter }
+            let counter =
+                if let factory { Counter(label: label, dimensions: dimensions, factory: factory) } else {
+                    Counter(label: label, dimensions: dimensions)
+                }
+            counters[Self.key(label, dimensions)] = counter
+            return counter
         }
     }
 
@@ -46,6 +89,25 @@ final class ServerMetrics: Sendable {
             timer("suggest_provider_duration", [("provider", report.provider)])
                 .recordNanoseconds(Int64(report.micros * 1000))
         }
+    }
+
+    /// `suggest_rate_limited_total{scope}` + 1: a request refused by the rate limit of `scope` (such as `client` or
+    /// `user`).
+    func rateLimited(scope: String) {
+        counter("suggest_rate_limited_total", [("scope", scope)]).increment()
+    }
+
+    /// `suggest_submits_unsaved_total` + 1: a submit or selection that was not saved to the user's store.
+    func submitUnsaved() { submitsUnsaved.increment() }
+
+    /// `suggest_connections_refused_total` + 1: a connection refused for being beyond the maximum.
+    func connectionRefused() { connectionsRefused.increment() }
+
+    /// Sets the gauges to what the server holds now.
+    func sample(connections: Int, sessions: Int, users: Int) {
+        connectionsOpen.record(connections)
+        self.sessions.record(sessions)
+        self.users.record(users)
     }
 }
 #endif

@@ -59,6 +59,11 @@ public struct ServerOptions: Sendable {
     /// `Retry-After`, and WebSocket messages wait (default ``RateLimit/standard``: 50 a second, bursts of 100; nil:
     /// no limit).
     public var rateLimit: RateLimit?
+    /// `GET /metrics` and who may read it (default nil: no `/metrics`, 404). See ``MetricsEndpoint``.
+    public var metrics: MetricsEndpoint? = nil
+    /// At graceful shutdown, how long `GET /ready` answers 503 while every other request is still served, before
+    /// the server stops listening (default 0; used by ``SuggestServer/makeService(onServerRunning:)``).
+    public var drainPeriod: Duration = .zero
 
     public init(
         host: String = "127.0.0.1",

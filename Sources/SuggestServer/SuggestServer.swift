@@ -17,7 +17,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// let server = SuggestServer(configuration: try EngineConfiguration(contentsOf: path, registry: .builtIn))
-/// try await server.makeApplication().runService()   // SIGINT/SIGTERM: graceful shutdown, recents saved
+/// try await server.runService()   // SIGINT/SIGTERM: drain period, graceful shutdown, recents saved
 /// ```
 public final class SuggestServer: Sendable {
     public let configuration: EngineConfiguration
@@ -33,13 +33,15 @@ public final class SuggestServer: Sendable {
     let connections: ConnectionCounter
     /// The rate limits' buckets (nil: no rate limit).
     let rateLimiter: RateLimiter?
+    let readiness = Readiness()
     public let logger: Logger
 
     /// - Parameters:
     ///   - configuration: loaded once; every user's engine is made from it.
     ///   - options: the address, the bounds on sessions and users, and the request limits.
     ///   - logger: where the server logs its own events (the engines log through the configuration's logger).
-    ///   - metricsFactory: where metrics go; nil uses the process's `MetricsSystem`.
+    ///   - metricsFactory: where metrics go besides ``ServerOptions/metrics``'s registry; nil: that registry alone,
+    ///     or the process's `MetricsSystem` without ``ServerOptions/metrics``.
     public init(
         configuration: EngineConfiguration,
         options: ServerOptions = ServerOptions(),
@@ -52,10 +54,12 @@ public final class SuggestServer: Sendable {
         self.sharedEngine = users.ephemeralEngine()
         self.browser = BrowserPolicy(options: options)
         self.sessions = SessionTable(maximum: options.maximumSessions, idleTimeout: options.sessionIdleTimeout)
-        self.metrics = ServerMetrics(factory: metricsFactory)
+        let metrics = ServerMetrics(factory: Self.factory(metricsFactory, options.metrics))
+        self.metrics = metrics
         self.connections = ConnectionCounter(
             maximum: options.maximumConnections
-                ?? DescriptorLimit.defaultMaximumConnections(descriptors: DescriptorLimit.current() ?? 1024))
+                ?? DescriptorLimit.defaultMaximumConnections(descriptors: DescriptorLimit.current() ?? 1024),
+            onRefusal: { metrics.connectionRefused() })
         self.rateLimiter = options.rateLimit.map { RateLimiter(limit: $0) }
         self.logger = logger
     }
@@ -78,6 +82,7 @@ public final class SuggestServer: Sendable {
         -> some ApplicationProtocol
     {
         let router = Router(context: SuggestRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: RequestTimer(metrics: metrics, maximumTargetBytes: options.maximumTargetBytes))
         router.add(middleware: BrowserGate(policy: browser))
         router.add(middleware: JSONErrorMiddleware())
@@ -129,6 +134,16 @@ public final class SuggestServer: Sendable {
         }
         router.get("/health") { _, _ -> Response in
             .json("{\"status\":\"ok\",\"sessions\":\(self.sessions.count),\"users\":\(self.users.count)}")
+        }
+        router.get("/ready") { _, _ -> Response in self.readyResponse() }
+        if let endpoint = options.metrics {
+            router.get("/metrics") { request, context -> Response in
+                if let problem = endpoint.problem(peer: context.remoteAddress?.ipAddress, headers: request.headers) {
+                    throw problem
+                }
+                self.sampleGauges()
+                return endpoint.response()
+            }
         }
         router.get("/suggest") { request, context -> Response in
             let parameters = try self.parameters(request, Self.suggestParameters)
@@ -339,6 +354,7 @@ public final class SuggestServer: Sendable {
     public func sweep(now: ContinuousClock.Instant = .now) {
         let forgotten = sessions.evictIdle(now: now)
         let failures = users.evictIdle(now: now)
+        sampleGauges()
         for failure in failures { logger.error("\(failure)") }
         if forgotten > 0 { logger.debug("forgot \(forgotten) idle sessions") }
     }
@@ -387,7 +403,7 @@ struct RequestTimer<Context: RequestContext>: RouterMiddleware {
         let response: Response
         if (request.head.path?.utf8.count ?? 0) > maximumTargetBytes {
             response = .json(
-                JSONWriter.error("request target longer than \(maximumTargetBytes) bytes"),
+                SuggestRequestID.errorJSON("request target longer than \(maximumTargetBytes) bytes"),
                 status: .uriTooLong
             )
         } else {
