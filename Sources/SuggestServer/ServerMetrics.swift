@@ -73,16 +73,6 @@ final class ServerMetrics: Sendable {
         timer("suggest_request_duration", [("route", route), ("status", String(status))]).recordNanoseconds(nanoseconds)
     }
 
-    /// `suggest_submits_unsaved_total`: one per submit acknowledged `"stored": false` because writing the user's
-    /// recents failed (not for servers or connections that keep recents in memory only).
-    func unsavedSubmit() {
-        if let factory {
-            Counter(label: "suggest_submits_unsaved_total", factory: factory).increment()
-        } else {
-            Counter(label: "suggest_submits_unsaved_total").increment()
-        }
-    }
-
     /// `suggest_provider_duration{provider}` for each provider of a keystroke's result.
     func providers(of result: SuggestionResult) {
         for report in result.diagnostics.providers {
@@ -97,7 +87,8 @@ final class ServerMetrics: Sendable {
         counter("suggest_rate_limited_total", [("scope", scope)]).increment()
     }
 
-    /// `suggest_submits_unsaved_total` + 1: a submit or selection that was not saved to the user's store.
+    /// `suggest_submits_unsaved_total` + 1: a submit acknowledged `"stored": false` because writing the user's
+    /// recents failed (not for servers or connections that keep recents in memory only).
     func submitUnsaved() { submitsUnsaved.increment() }
 
     /// `suggest_connections_refused_total` + 1: a connection refused for being beyond the maximum.

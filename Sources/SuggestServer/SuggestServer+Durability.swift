@@ -8,7 +8,7 @@ extension SuggestServer {
     func receipt(forSubmitOn engine: SuggestionEngine, user: String?) -> SubmitReceipt {
         let receipt = SubmitReceipt.of(engine, anonymous: user == nil)
         if case .unsaved(let problems) = receipt {
-            metrics.unsavedSubmit()
+            metrics.submitUnsaved()
             for problem in problems {
                 logger.error(
                     "\(user ?? "anonymous"): \(problem.provider): submitted search kept in memory only: \(problem.message)")

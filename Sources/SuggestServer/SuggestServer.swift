@@ -292,6 +292,13 @@ public final class SuggestServer: Sendable {
             case .address: "per address"
             case .user: "per user"
             }
+        metrics.rateLimited(
+            scope: {
+                switch client {
+                case .address: "address"
+                case .user: "user"
+                }
+            }())
         throw RequestProblem(
             .tooManyRequests,
             "too many requests: at most \(RateLimit.describe(limit.perSecond)) a second \(whose) (bursts of "

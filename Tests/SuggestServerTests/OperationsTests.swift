@@ -87,6 +87,20 @@ struct OperationsTests {
         }
     }
 
+    @Test func requestsRefusedByTheRateLimitAreCountedByScope() async throws {
+        let fixture = try Fixture()
+        var options = ServerOptions(port: 0, rateLimit: RateLimit(perSecond: 1, burst: 2))
+        options.metrics = MetricsEndpoint()
+        let server = SuggestServer(configuration: try fixture.configuration(), options: options)
+        try await server.makeApplication().test(.live) { client in
+            var refused = 0
+            for _ in 0..<5 where try await get(client, "/suggest?q=py&session=a").status == 429 { refused += 1 }
+            #expect(refused >= 2)
+            let text = try await get(client, "/metrics").body
+            #expect(value(text, #"suggest_rate_limited_total{scope="address"}"#) == Double(refused), "\(text)")
+        }
+    }
+
     @Test func aConnectionBeyondTheMaximumIsCounted() async throws {
         let fixture = try Fixture()
         var options = ServerOptions(port: 0, maximumConnections: 1)
