@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// ```json
 /// { "type": "postgres", "url": "postgres://suggest@localhost:5432/catalogue", "table": "packages",
-///   "deadlineMilliseconds": 150 }
+///   "deadlineMilliseconds": 150, "minIntervalMilliseconds": 100 }
 /// ```
 /// The table is written by `suggest import --postgres URL dictionary.tsv` (``PostgresImporter``), which folds
 /// every entry in Swift exactly as the in-memory providers do.
@@ -20,12 +20,14 @@ import Synchronization
 /// The provider is asynchronous (`execution = .asynchronous(deadline:)`): the engine runs it in a task with its
 /// deadline, and a late answer is an update of the same keystroke (`SuggestionEngine/results(for:)`). A database
 /// that is down or unreachable makes each keystroke's report say so (`failed: database unreachable …`); the other
-/// providers answer as usual, and the provider reconnects by itself when the database is back.
+/// providers answer as usual, and the provider reconnects by itself when the database is back. With
+/// `minIntervalMilliseconds` (``minimumInterval``), a search field asks the database for a keystroke that came
+/// sooner than that after the previous one only once typing pauses that long, and always for the last keystroke.
 ///
-/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:)``)
+/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:minimumInterval:)``)
 /// owns a `PostgresClient` (a pool of up to `maximumConnections`) and runs its `run()` in a task that ends when
 /// the provider is released. A server that manages its services itself (swift-service-lifecycle) passes its own
-/// client to ``init(id:client:catalogue:deadline:options:location:)`` and runs it in its `ServiceGroup`.
+/// client to ``init(id:client:catalogue:deadline:options:location:minimumInterval:)`` and runs it in its `ServiceGroup`.
 public final class PostgresProvider: ConfigurableProvider {
     /// The provider's keys in a configuration; unknown keys and bad values are errors at their JSON path.
     ///
@@ -34,7 +36,9 @@ public final class PostgresProvider: ConfigurableProvider {
     /// - `table` (default `"suggestions"`), `deadlineMilliseconds` (1–60000, default 150), `limit` (rows per tier,
     ///   1–1000; default: the engine's limit), `infix` (default true), `typos` (default true),
     ///   `maximumConnections` (1–100, default 4), `connectTimeoutMilliseconds` (1–600000, default 5000),
-    ///   `similarity` (0.1–1, default 0.5: `pg_trgm.word_similarity_threshold` for typo candidates).
+    ///   `similarity` (0.1–1, default 0.5: `pg_trgm.word_similarity_threshold` for typo candidates),
+    ///   `minIntervalMilliseconds` (0–5000, default 0: while keystrokes come faster than this, the database is asked
+    ///   only once typing pauses this long, and always for the last keystroke).
     public struct Configuration: Decodable, Sendable {
         public var url: String?
         public var urlEnvironment: String?
@@ -52,10 +56,11 @@ public final class PostgresProvider: ConfigurableProvider {
         public var maximumConnections: Int
         public var connectTimeoutMilliseconds: Int
         public var similarity: Double
+        public var minIntervalMilliseconds: Int
 
         private enum CodingKeys: String, CodingKey {
             case url, urlEnvironment, host, port, user, password, database, sslmode, table, deadlineMilliseconds, limit,
-                infix, typos, maximumConnections, connectTimeoutMilliseconds, similarity
+                infix, typos, maximumConnections, connectTimeoutMilliseconds, similarity, minIntervalMilliseconds
         }
 
         public init(from decoder: any Decoder) throws {
@@ -77,6 +82,8 @@ public final class PostgresProvider: ConfigurableProvider {
             connectTimeoutMilliseconds =
                 try c.decodeIfPresent(Int.self, forKey: .connectTimeoutMilliseconds, in: 1...600_000) ?? 5_000
             similarity = try c.decodeIfPresent(Double.self, forKey: .similarity, in: 0.1...1) ?? 0.5
+            minIntervalMilliseconds =
+                try c.decodeIfPresent(Int.self, forKey: .minIntervalMilliseconds, in: 0...5_000) ?? 0
         }
     }
 
@@ -104,6 +111,9 @@ public final class PostgresProvider: ConfigurableProvider {
 
     public let id: String
     public let execution: ProviderExecution
+    /// While keystrokes come faster than this, the database is asked only once typing pauses (see
+    /// `SuggestionProvider/minimumInterval`); `.zero`: every keystroke.
+    public let minimumInterval: Duration
     public let catalogue: PostgresCatalogue
     public let options: Options
     /// The connection pool.
@@ -131,9 +141,11 @@ public final class PostgresProvider: ConfigurableProvider {
         catalogue: PostgresCatalogue,
         deadline: Duration = .milliseconds(150),
         options: Options = Options(),
-        location: String = "database"
+        location: String = "database",
+        minimumInterval: Duration = .zero
     ) {
         self.id = id
+        self.minimumInterval = max(minimumInterval, .zero)
         self.client = client
         self.catalogue = catalogue
         self.execution = .asynchronous(deadline: deadline)
@@ -159,7 +171,8 @@ public final class PostgresProvider: ConfigurableProvider {
         maximumConnections: Int = 4,
         connectTimeout: Duration = .seconds(5),
         wordSimilarityThreshold: Double = 0.5,
-        probeTimeout: Duration? = nil
+        probeTimeout: Duration? = nil,
+        minimumInterval: Duration = .zero
     ) {
         let health = ConnectionHealth()
         let logger = Logger(label: "suggest.postgres") { _ in HealthLogHandler(health: health) }
@@ -170,6 +183,7 @@ public final class PostgresProvider: ConfigurableProvider {
             backgroundLogger: logger
         )
         self.id = id
+        self.minimumInterval = max(minimumInterval, .zero)
         self.client = client
         self.catalogue = catalogue
         self.execution = .asynchronous(deadline: deadline)
@@ -198,7 +212,8 @@ public final class PostgresProvider: ConfigurableProvider {
             options: Options(limit: configuration.limit, infix: configuration.infix, typos: configuration.typos),
             maximumConnections: configuration.maximumConnections,
             connectTimeout: .milliseconds(configuration.connectTimeoutMilliseconds),
-            wordSimilarityThreshold: configuration.similarity
+            wordSimilarityThreshold: configuration.similarity,
+            minimumInterval: .milliseconds(configuration.minIntervalMilliseconds)
         )
     }
 
