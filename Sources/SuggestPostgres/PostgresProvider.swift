@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// ```json
 /// { "type": "postgres", "url": "postgres://suggest@localhost:5432/catalogue", "table": "packages",
-///   "deadlineMilliseconds": 150 }
+///   "deadlineMilliseconds": 150, "minIntervalMilliseconds": 100 }
 /// ```
 /// The table is written by `suggest import --postgres URL dictionary.tsv` (``PostgresImporter``), which folds
 /// every entry in Swift exactly as the in-memory providers do.
@@ -20,7 +20,9 @@ import Synchronization
 /// The provider is asynchronous (`execution = .asynchronous(deadline:)`): the engine runs it in a task with its
 /// deadline, and a late answer is an update of the same keystroke (`SuggestionEngine/results(for:)`). A database
 /// that is down or unreachable makes each keystroke's report say so (`failed: database unreachable …`); the other
-/// providers answer as usual, and the provider reconnects by itself when the database is back.
+/// providers answer as usual, and the provider reconnects by itself when the database is back. With
+/// `minIntervalMilliseconds` (``minimumInterval``), a search field asks the database for a keystroke that came
+/// sooner than that after the previous one only once typing pauses that long, and always for the last keystroke.
 ///
 /// **What clients see.** A keystroke's failure (in its report, which `suggest serve` sends to clients) names no
 /// user, host, port, database or table, and carries none of the server's own message text: it says `database
@@ -32,10 +34,10 @@ import Synchronization
 /// once (running or waiting for a connection); a keystroke beyond them answers at once without the database
 /// (`database busy`), as does one that would wait past its deadline behind the queries under way.
 ///
-/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:)``)
+/// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:maximumQueries:logger:minimumInterval:)``)
 /// owns a `PostgresClient` (a pool of up to `maximumConnections`) and runs its `run()` in a task that ends when
 /// the provider is released. A server that manages its services itself (swift-service-lifecycle) passes its own
-/// client to ``init(id:client:catalogue:deadline:options:location:)`` and runs it in its `ServiceGroup`.
+/// client to ``init(id:client:catalogue:deadline:options:location:minimumInterval:)`` and runs it in its `ServiceGroup`.
 public final class PostgresProvider: ConfigurableProvider {
     /// The provider's keys in a configuration; unknown keys and bad values are errors at their JSON path.
     ///
@@ -46,7 +48,9 @@ public final class PostgresProvider: ConfigurableProvider {
     ///   `maximumConnections` (1–100, default 4), `maximumQueries` (1–10000, default 4 × `maximumConnections`:
     ///   keystroke queries under way at once, running or waiting for a connection; one more answers `database
     ///   busy` at once), `connectTimeoutMilliseconds` (1–600000, default 5000), `similarity` (0.1–1, default 0.5:
-    ///   `pg_trgm.word_similarity_threshold` for typo candidates).
+    ///   `pg_trgm.word_similarity_threshold` for typo candidates), `minIntervalMilliseconds` (0–5000, default 0:
+    ///   while keystrokes come faster than this, the database is asked only once typing pauses this long, and always
+    ///   for the last keystroke).
     public struct Configuration: Decodable, Sendable {
         public var url: String?
         public var urlEnvironment: String?
@@ -65,10 +69,12 @@ public final class PostgresProvider: ConfigurableProvider {
         public var maximumQueries: Int?
         public var connectTimeoutMilliseconds: Int
         public var similarity: Double
+        public var minIntervalMilliseconds: Int
 
         private enum CodingKeys: String, CodingKey {
             case url, urlEnvironment, host, port, user, password, database, sslmode, table, deadlineMilliseconds, limit,
-                infix, typos, maximumConnections, maximumQueries, connectTimeoutMilliseconds, similarity
+                infix, typos, maximumConnections, maximumQueries, connectTimeoutMilliseconds, similarity,
+                minIntervalMilliseconds
         }
 
         public init(from decoder: any Decoder) throws {
@@ -91,6 +97,8 @@ public final class PostgresProvider: ConfigurableProvider {
             connectTimeoutMilliseconds =
                 try c.decodeIfPresent(Int.self, forKey: .connectTimeoutMilliseconds, in: 1...600_000) ?? 5_000
             similarity = try c.decodeIfPresent(Double.self, forKey: .similarity, in: 0.1...1) ?? 0.5
+            minIntervalMilliseconds =
+                try c.decodeIfPresent(Int.self, forKey: .minIntervalMilliseconds, in: 0...5_000) ?? 0
         }
     }
 
@@ -118,6 +126,9 @@ public final class PostgresProvider: ConfigurableProvider {
 
     public let id: String
     public let execution: ProviderExecution
+    /// While keystrokes come faster than this, the database is asked only once typing pauses (see
+    /// `SuggestionProvider/minimumInterval`); `.zero`: every keystroke.
+    public let minimumInterval: Duration
     public let catalogue: PostgresCatalogue
     public let options: Options
     /// The connection pool.
@@ -153,11 +164,13 @@ public final class PostgresProvider: ConfigurableProvider {
         options: Options = Options(),
         location: String = "database",
         maximumQueries: Int = 16,
-        logger: Logger = Logger(label: "suggest.postgres")
+        logger: Logger = Logger(label: "suggest.postgres"),
+        minimumInterval: Duration = .zero
     ) {
         self.id = id
         self.maximumQueries = max(1, maximumQueries)
         self.logger = logger
+        self.minimumInterval = max(minimumInterval, .zero)
         self.client = client
         self.catalogue = catalogue
         self.execution = .asynchronous(deadline: deadline)
@@ -185,7 +198,8 @@ public final class PostgresProvider: ConfigurableProvider {
         wordSimilarityThreshold: Double = 0.5,
         probeTimeout: Duration? = nil,
         maximumQueries: Int? = nil,
-        logger: Logger = Logger(label: "suggest.postgres")
+        logger: Logger = Logger(label: "suggest.postgres"),
+        minimumInterval: Duration = .zero
     ) {
         let health = ConnectionHealth()
         let poolLogger = Logger(label: "suggest.postgres") { _ in HealthLogHandler(health: health) }
@@ -196,6 +210,7 @@ public final class PostgresProvider: ConfigurableProvider {
             backgroundLogger: poolLogger
         )
         self.id = id
+        self.minimumInterval = max(minimumInterval, .zero)
         self.client = client
         self.catalogue = catalogue
         self.execution = .asynchronous(deadline: deadline)
@@ -227,7 +242,8 @@ public final class PostgresProvider: ConfigurableProvider {
             maximumConnections: configuration.maximumConnections,
             connectTimeout: .milliseconds(configuration.connectTimeoutMilliseconds),
             wordSimilarityThreshold: configuration.similarity,
-            maximumQueries: configuration.maximumQueries
+            maximumQueries: configuration.maximumQueries,
+            minimumInterval: .milliseconds(configuration.minIntervalMilliseconds)
         )
     }
 

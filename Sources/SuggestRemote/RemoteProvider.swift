@@ -11,7 +11,8 @@ import SuggestWire
 /// catalogue.
 ///
 /// ```json
-/// {"type": "remote", "url": "http://127.0.0.1:8080", "deadlineMilliseconds": 150, "section": "Catalogue"}
+/// {"type": "remote", "url": "http://127.0.0.1:8080", "deadlineMilliseconds": 150, "minIntervalMilliseconds": 120,
+///  "section": "Catalogue"}
 /// ```
 ///
 /// - **Asynchronous:** ``execution`` is `.asynchronous(deadline:)`, so `SuggestionEngine/results(for:)` shows the
@@ -20,6 +21,9 @@ import SuggestWire
 ///   diagnostics, never a failed keystroke.
 /// - **What is sent:** the text, tokens and scope of the keystroke (and `user`, when configured). The remote's
 ///   ranking is kept: its tier, typos and ranges, and its score as the popularity (times this entry's `weight`).
+/// - **Fast typing:** with `minIntervalMilliseconds` (``minimumInterval``), a search field asks the server for a
+///   keystroke that came sooner than that after the previous one only once typing pauses that long, and always for
+///   the last keystroke (`SuggestionProvider/minimumInterval`); the local providers answer every keystroke at once.
 /// - **Limits:** an answer larger than 1 MiB is an error; at most the engine's limit of suggestions is taken.
 /// - **A server that is down** is not asked on every keystroke: a refused connection fails at once (connections are
 ///   not retried), and after 3 failures in a row (a failed connection, a timeout, a 5xx status) the ``breaker``
@@ -33,13 +37,22 @@ public struct RemoteProvider: ConfigurableProvider {
         public var deadlineMilliseconds: Int
         /// A user id sent as `user=` (the remote's per-user recents); none by default.
         public var user: String?
+        /// While keystrokes come faster than this, the server is asked only once typing pauses this long (and
+        /// always for the last keystroke); 0 to 5000, default 0: every keystroke is asked.
+        public var minIntervalMilliseconds: Int
 
-        private enum CodingKeys: String, CodingKey { case url, deadlineMilliseconds, user }
+        private enum CodingKeys: String, CodingKey { case url, deadlineMilliseconds, user, minIntervalMilliseconds }
 
-        public init(url: String, deadlineMilliseconds: Int = 200, user: String? = nil) {
+        public init(
+            url: String,
+            deadlineMilliseconds: Int = 200,
+            user: String? = nil,
+            minIntervalMilliseconds: Int = 0
+        ) {
             self.url = url
             self.deadlineMilliseconds = deadlineMilliseconds
             self.user = user
+            self.minIntervalMilliseconds = minIntervalMilliseconds
         }
 
         public init(from decoder: any Decoder) throws {
@@ -47,7 +60,12 @@ public struct RemoteProvider: ConfigurableProvider {
             url = try c.decode(String.self, forKey: .url)
             deadlineMilliseconds = try c.decodeIfPresent(Int.self, forKey: .deadlineMilliseconds) ?? 200
             user = try c.decodeIfPresent(String.self, forKey: .user)
+            minIntervalMilliseconds =
+                try c.decodeIfPresent(Int.self, forKey: .minIntervalMilliseconds, in: Self.minIntervalRange) ?? 0
         }
+
+        /// The values `minIntervalMilliseconds` may take.
+        public static let minIntervalRange = 0...5_000
     }
 
     public static let typeName = "remote"
@@ -57,6 +75,9 @@ public struct RemoteProvider: ConfigurableProvider {
     public let endpoint: String
     public let deadline: Duration
     public let user: String?
+    /// While keystrokes come faster than this, the server is asked only once typing pauses (see
+    /// `SuggestionProvider/minimumInterval`); `.zero`: every keystroke.
+    public let minimumInterval: Duration
     /// Whether the server is asked (shared by the copies of this provider).
     public let breaker: CircuitBreaker
 
@@ -66,8 +87,18 @@ public struct RemoteProvider: ConfigurableProvider {
     public var execution: ProviderExecution { .asynchronous(deadline: deadline) }
 
     /// A provider asking the server at `url` (scheme, host, port, optional path prefix).
-    public init(id: String = "remote", url: String, deadline: Duration = .milliseconds(200), user: String? = nil) {
+    /// - Parameters:
+    ///   - minimumInterval: while keystrokes come faster than this, the server is asked only once typing pauses
+    ///     (``minimumInterval``); `.zero` (or less): every keystroke.
+    public init(
+        id: String = "remote",
+        url: String,
+        deadline: Duration = .milliseconds(200),
+        user: String? = nil,
+        minimumInterval: Duration = .zero
+    ) {
         self.id = id
+        self.minimumInterval = max(minimumInterval, .zero)
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
         self.endpoint = base + "/suggest"
@@ -82,6 +113,12 @@ public struct RemoteProvider: ConfigurableProvider {
         else {
             throw context.error(at: "url", "expected an http:// or https:// URL with a host, found \"\(configuration.url)\"")
         }
+        guard Configuration.minIntervalRange.contains(configuration.minIntervalMilliseconds) else {
+            throw context.error(
+                at: "minIntervalMilliseconds",
+                "expected an integer from 0 to 5000, found \(configuration.minIntervalMilliseconds)"
+            )
+        }
         guard (1...60_000).contains(configuration.deadlineMilliseconds) else {
             throw context.error(
                 at: "deadlineMilliseconds",
@@ -92,7 +129,8 @@ public struct RemoteProvider: ConfigurableProvider {
             id: context.id,
             url: configuration.url,
             deadline: .milliseconds(configuration.deadlineMilliseconds),
-            user: configuration.user
+            user: configuration.user,
+            minimumInterval: .milliseconds(configuration.minIntervalMilliseconds)
         )
     }
 

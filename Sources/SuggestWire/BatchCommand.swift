@@ -16,19 +16,32 @@ public struct BatchCommand: Hashable, Sendable {
     public var action: Action
     public var tokens: [SearchToken]
     public var scope: SearchScope?
+    /// For a keystroke (``Action/text(_:)``): text an input method is still composing after the committed text (the
+    /// line's `"composing"`); the field holds the text followed by it. Nil or empty: nothing is being composed.
+    public var composing: String?
 
-    public init(action: Action, tokens: [SearchToken] = [], scope: SearchScope? = nil) {
+    public init(action: Action, tokens: [SearchToken] = [], scope: SearchScope? = nil, composing: String? = nil) {
         self.action = action
         self.tokens = tokens
         self.scope = scope
+        self.composing = composing
     }
 
     /// The search this command is about: its text (typed, submitted or selected; empty for `reset`) with the
-    /// command's tokens and scope.
+    /// command's tokens and scope. A keystroke with text being composed (``composing``) has the committed text
+    /// followed by it, and its ``SearchQuery/markedRange`` covering it.
     public var query: SearchQuery {
         let text: String
         switch action {
-        case .text(let typed): text = typed
+        case .text(let typed):
+            if let composing, !composing.isEmpty {
+                let start = typed.utf8.count
+                return SearchQuery(
+                    text: typed + composing, tokens: tokens, scope: scope,
+                    markedRange: start..<(start + composing.utf8.count)
+                )
+            }
+            text = typed
         case .submit(let submitted): text = submitted
         case .select(let selected): text = selected
         case .reset: text = ""
@@ -37,7 +50,7 @@ public struct BatchCommand: Hashable, Sendable {
     }
 
     /// The keys of a line.
-    public static let keys = ["text", "tokens", "scope", "submit", "select", "reset"]
+    public static let keys = ["text", "composing", "tokens", "scope", "submit", "select", "reset"]
     /// The keys of a token.
     public static let tokenKeys = ["kind", "value", "display", "systemImage"]
 
@@ -130,6 +143,14 @@ public struct BatchCommand: Hashable, Sendable {
         }
         let tokens = try object["tokens"].map { raw throws(Problem) in try Self.tokens(raw) } ?? []
         let scope = try self.scope(in: object)
+        var composing: String? = nil
+        if let raw = object["composing"] {
+            guard actions[0] == "text" else { throw Problem("composing: only with \"text\" (a keystroke)") }
+            guard let marked = raw.stringValue else {
+                throw Problem("composing: expected a string, found \(raw.kindDescription)")
+            }
+            composing = marked
+        }
         let action: Action
         switch actions[0] {
         case "text":
@@ -147,7 +168,7 @@ public struct BatchCommand: Hashable, Sendable {
             guard object["reset"] == .bool(true) else { throw Problem("reset: expected true") }
             action = .reset
         }
-        return BatchCommand(action: action, tokens: tokens, scope: scope)
+        return BatchCommand(action: action, tokens: tokens, scope: scope, composing: composing)
     }
 
     /// Reads a `"tokens"` array: `[{"kind": string, "value": string, "display"?: string, "systemImage"?: string}]`.

@@ -28,7 +28,7 @@ public struct BatchProcessor: Sendable {
 
     /// The answer to an already parsed command (a `suggest serve` request), as ``answer(_:into:)-([UInt8],_)`` gives.
     public mutating func answer(_ command: BatchCommand, into out: inout JSONBytes) async {
-        guard case .text = command.action else { return perform(command, into: &out) }
+        guard case .text(let text) = command.action else { return perform(command, into: &out) }
         let query = command.query
         let result: SuggestionResult
         if engine.hasAsynchronousProviders {
@@ -38,7 +38,7 @@ public struct BatchProcessor: Sendable {
         } else {
             result = engine.suggestions(for: query, session: &session)
         }
-        record(query, result, into: &out)
+        record(query, result, text: text, into: &out)
     }
 
     /// The answer to `line` from the synchronous providers only, for a caller that cannot wait (a fuzzing harness,
@@ -50,16 +50,18 @@ public struct BatchProcessor: Sendable {
         } catch {
             return out.error(error.message)
         }
-        guard case .text = command.action else { return perform(command, into: &out) }
+        guard case .text(let text) = command.action else { return perform(command, into: &out) }
         let query = command.query
-        record(query, engine.suggestions(for: query, session: &session), into: &out)
+        record(query, engine.suggestions(for: query, session: &session), text: text, into: &out)
     }
 
-    /// Records a keystroke's result (for `select`) and writes it.
-    private mutating func record(_ query: SearchQuery, _ result: SuggestionResult, into out: inout JSONBytes) {
+    /// Records a keystroke's result (for `select`) and writes it, echoing the line's `text`.
+    private mutating func record(
+        _ query: SearchQuery, _ result: SuggestionResult, text: String, into out: inout JSONBytes
+    ) {
         lastQuery = query
         lastResult = result
-        out.result(result, text: query.text, providers: reportsProviders)
+        out.result(result, text: text, providers: reportsProviders)
     }
 
     /// Submit, select and reset: the actions that are not a keystroke (a keystroke is answered by the caller).

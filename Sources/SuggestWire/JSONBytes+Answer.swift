@@ -141,6 +141,11 @@ extension JSONBytes {
             raw(",\"commonCompletion\":")
             quoted(common)
         }
+        if let marked = result.markedRange {
+            // The text being composed: no asynchronous provider was asked, no text turned into tokens.
+            raw(",\"composing\":")
+            quoted(SearchQuery(text: result.remainingText, markedRange: marked).markedText)
+        }
         let errors = result.diagnostics.errors
         if !errors.isEmpty {
             raw(",\"errors\":")

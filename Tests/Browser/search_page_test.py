@@ -4,7 +4,8 @@
 Starts the built `suggest serve --demo-page` on a free port with the demo configuration and a temporary users folder,
 opens http://127.0.0.1:PORT/?user=browser-test, and checks what a person does with a search field: typing shows
 grouped suggestions with the matched part marked; Down and Enter submit the active one; clearing the field shows it
-under "Recent", also after a reload; Tab completes; Esc closes, then clears; typed text turns into token chips that
+under "Recent", also after a reload; Tab completes; Esc closes, then clears; text being composed by an input method is
+not sent until it is committed; typed text turns into token chips that
 Backspace removes; an answer to an older keystroke never replaces a newer one's; the ARIA combobox attributes; no
 Content-Security-Policy violation; and stopping the server shows a clear message, then the page reconnects when the
 server is back. The server believes `user=` there (--insecure-user-parameter); a second server verifies bearer tokens
@@ -52,7 +53,8 @@ WAIT = 10  # seconds for any one thing to appear in the page
 # Injected before the page's own script (DevTools protocol; not subject to the page's policy). It wraps WebSocket so
 # that the test can hold back chosen answers, to check that an answer to an older keystroke never replaces a newer
 # one's: `window.__holdBack(message)` returns milliseconds to delay the message by (0: deliver now). And it records
-# every text the connection banner shows in `window.__banners` (a message may last less than a poll).
+# every text the connection banner shows in `window.__banners` (a message may last less than a poll), and every
+# line the page sends in `window.__sent`.
 INSTRUMENT = r"""
 (() => {
   window.__banners = [];
@@ -64,9 +66,12 @@ INSTRUMENT = r"""
   });
   const Native = window.WebSocket;
   window.__heldBack = 0;
+  window.__sent = [];
   window.__holdBack = () => 0;
   function Wrapped(url, protocols) {
     const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+    const send = socket.send.bind(socket);
+    socket.send = (data) => { window.__sent.push(data); send(data); };
     let handler = null;
     Object.defineProperty(socket, "onmessage", { get: () => handler, set: (h) => { handler = h; } });
     socket.addEventListener("message", (event) => {
@@ -407,6 +412,26 @@ class Steps:
         page.wait_for_answer_to("new y")
         page.press(Keys.ARROW_DOWN, Keys.TAB)
         page.wait(lambda: page.value() == "New York", f"Down Tab did not complete 'New York': {page.value()!r}")
+
+        self.step("no keystroke is sent while an input method composes text; the committed text is sent once")
+        page.clear()
+        page.wait(lambda: page.value() == "", "the field was not cleared")
+        # The events an input method makes while "pyt" is composed, then committed; the last input event after
+        # compositionend is what some browsers (Safari) add.
+        driver.execute_script("""
+            window.__sent = [];
+            const input = document.getElementById('q');
+            input.dispatchEvent(new CompositionEvent('compositionstart', { data: '' }));
+            for (const value of ['p', 'py', 'pyt']) {
+              input.value = value;
+              input.dispatchEvent(new InputEvent('input', { data: value, isComposing: true, inputType: 'insertCompositionText' }));
+            }
+            input.dispatchEvent(new CompositionEvent('compositionend', { data: 'pyt' }));
+            input.dispatchEvent(new InputEvent('input', { data: 'pyt', inputType: 'insertText' }));""")
+        page.wait_for_answer_to("pyt")
+        sent = [json.loads(line) for line in driver.execute_script("return window.__sent")]
+        texts = [line["text"] for line in sent if "text" in line]
+        check(texts == ["pyt"], f"while composing, the page sent {texts}, not one keystroke for 'pyt'")
 
         self.step("typed text turns into token chips; Backspace on an empty field removes the last")
         page.clear()

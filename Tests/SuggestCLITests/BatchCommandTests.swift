@@ -68,6 +68,39 @@ struct BatchCommandTests {
         #expect(try CLIRunner.json(lines[7])["text"] as? String == "ba")
     }
 
+    /// `"composing"`: text an input method is still composing after `text`. The answer is for the committed text
+    /// (asynchronous providers are not asked), says what is being composed, and leaves the field as it is.
+    @Test func aKeystrokeWithTextBeingComposedIsAnsweredForTheCommittedText() throws {
+        let output = try CLIRunner.run(
+            ["batch", "--config", config],
+            lines: [
+                #"{"text":"ap","composing":"r"}"#, #"{"text":"apr"}"#, #"{"text":"","composing":"あ"}"#,
+                #"{"text":"ap","composing":""}"#, #"{"submit":"apple","composing":"r"}"#,
+                #"{"text":"ap","composing":7}"#, #"{"text":"ap","composin":"r"}"#,
+            ]
+        )
+        #expect(output.status == 0)
+        let lines = output.lines
+        #expect(lines.count == 7)
+        let composing = try CLIRunner.json(lines[0])
+        #expect(composing["text"] as? String == "ap")
+        #expect(composing["composing"] as? String == "r")
+        #expect(composing["remaining"] as? String == "apr")  // the field as it is: committed and composed text
+        let titles = (composing["suggestions"] as? [[String: Any]])?.map { $0["text"] as? String }
+        #expect(titles == ["apple", "Apricot", "Green Apple"])  // for "ap", not "apr"
+        let committed = try CLIRunner.json(lines[1])
+        #expect(committed["composing"] == nil)
+        #expect((committed["suggestions"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Apricot"])
+        let allComposed = try CLIRunner.json(lines[2])
+        #expect(allComposed["composing"] as? String == "あ")
+        #expect(allComposed["remaining"] as? String == "あ")
+        #expect((allComposed["suggestions"] as? [[String: Any]])?.count == 2)  // the empty field's suggestions
+        #expect(try CLIRunner.json(lines[3])["composing"] == nil)  // nothing is being composed
+        #expect(lines[4] == #"{"error":"composing: only with \"text\" (a keystroke)"}"#)
+        #expect(lines[5] == #"{"error":"composing: expected a string, found number 7"}"#)
+        #expect(lines[6] == #"{"error":"unknown key \"composin\" — did you mean \"composing\"?"}"#)
+    }
+
     @Test func flushesEachAnswerBeforeTheNextLineArrives() throws {
         let batch = try BatchProcess(config: config)
         let first = try #require(try batch.send(#"{"text":"b"}"#))

@@ -33,6 +33,16 @@ import Testing
         #expect(provider.catalogue.table == "packages")
         #expect(provider.options == .init(limit: 5, infix: false, typos: false))
         #expect(provider.location == "u@db.example:6543/shop")
+        #expect(provider.minimumInterval == .zero)
+        provider.shutdown()
+    }
+
+    @Test func theMinimumIntervalComesFromTheConfiguration() throws {
+        let configuration = try EngineConfiguration(
+            json: #"{"version":1,"providers":[{"type":"postgres","url":"postgres://u@h/d","minIntervalMilliseconds":100}]}"#,
+            registry: Self.registry)
+        let provider = try #require(configuration.slots.first?.provider as? PostgresProvider)
+        #expect(provider.minimumInterval == .milliseconds(100))
         provider.shutdown()
     }
 
@@ -74,6 +84,10 @@ import Testing
             == ["providers[0].sslmode: expected \"disable\", \"prefer\" or \"require\", found \"maybe\""])
         #expect(Self.errors(#"{"type":"postgres","host":"h","port":70000}"#)
             == ["providers[0].port: expected an integer from 1 to 65535, found number 70000"])
+        #expect(Self.errors(#"{"type":"postgres","host":"h","minIntervalMilliseconds":-10}"#)
+            == ["providers[0].minIntervalMilliseconds: expected an integer from 0 to 5000, found number -10"])
+        #expect(Self.errors(#"{"type":"postgres","host":"h","minIntervalMilliseconds":60000}"#)
+            == ["providers[0].minIntervalMilliseconds: expected an integer from 0 to 5000, found number 60000"])
     }
 
     @Test func urlsAreParsedWithEscapesAndDefaults() throws {

@@ -80,6 +80,18 @@ struct RemoteProviderUnitTests {
         (#"{"type": "remote", "url": "ftp://x"}"#, "providers[0].url"),
         (#"{"type": "remote", "url": "http://x", "deadlineMilliseconds": 0}"#, "providers[0].deadlineMilliseconds"),
         (#"{"type": "remote", "url": "http://x", "deadline": 5}"#, "deadline"),
+        (
+            #"{"type": "remote", "url": "http://x", "minIntervalMilliseconds": -1}"#,
+            "providers[0].minIntervalMilliseconds: expected an integer from 0 to 5000, found number -1"
+        ),
+        (
+            #"{"type": "remote", "url": "http://x", "minIntervalMilliseconds": 86400000}"#,
+            "providers[0].minIntervalMilliseconds: expected an integer from 0 to 5000, found number 86400000"
+        ),
+        (
+            #"{"type": "remote", "url": "http://x", "minIntervalMilliseconds": 1.5}"#,
+            "providers[0].minIntervalMilliseconds: expected an integer from 0 to 5000"
+        ),
     ])
     func badConfigurationsAreErrors(_ entry: String, _ mention: String) throws {
         var registry = ProviderRegistry.core
@@ -90,6 +102,20 @@ struct RemoteProviderUnitTests {
         } catch {
             #expect("\(error)".contains(mention), "\(error)")
         }
+    }
+
+    @Test func theMinimumIntervalComesFromTheConfigurationAndDefaultsToNone() throws {
+        var registry = ProviderRegistry.core
+        registry.registerRemote()
+        let configured = try EngineConfiguration(
+            json: #"{"version": 1, "providers": [{"type": "remote", "url": "http://x", "minIntervalMilliseconds": 120}]}"#,
+            registry: registry)
+        #expect(configured.slots.first?.provider.minimumInterval == .milliseconds(120))
+        let plain = try EngineConfiguration(
+            json: #"{"version": 1, "providers": [{"type": "remote", "url": "http://x"}]}"#, registry: registry)
+        #expect(plain.slots.first?.provider.minimumInterval == .zero)
+        #expect(RemoteProvider(url: "http://x", minimumInterval: .milliseconds(80)).minimumInterval == .milliseconds(80))
+        #expect(RemoteProvider(url: "http://x", minimumInterval: .milliseconds(-5)).minimumInterval == .zero)
     }
 
     @Test func theRequestCarriesTextTokensScopeAndUser() {

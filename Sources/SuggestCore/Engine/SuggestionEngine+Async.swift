@@ -51,6 +51,14 @@ extension SuggestionEngine {
     public func results<Queries: AsyncSequence & Sendable>(
         for queries: Queries
     ) -> AsyncStream<SuggestionResult> where Queries.Element == SearchQuery {
+        results(for: queries, clock: KeystrokeClock(ContinuousClock()))
+    }
+
+    /// ``results(for:)`` with its keystrokes timed on `clock` (for ``SuggestionProvider/minimumInterval``).
+    func results<Queries: AsyncSequence & Sendable>(
+        for queries: Queries,
+        clock: KeystrokeClock
+    ) -> AsyncStream<SuggestionResult> where Queries.Element == SearchQuery {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SuggestionResult.self,
             bufferingPolicy: .bufferingNewest(1)
@@ -63,27 +71,32 @@ extension SuggestionEngine {
         let driver = Task {
             var session = TypingSession()
             var pending: Task<Void, Never>? = nil
+            var previousKeystroke: Duration? = nil
             do {
                 for try await query in queries {
                     pending?.cancel()
                     let start = ContinuousClock.now
+                    let pacing = clock.keystroke(after: &previousKeystroke)
                     // The generation `keystroke` gives this query, made current before the local providers run so
                     // that an older keystroke's late answers stop at once.
                     let generation = session.generation &+ 1
                     shared.current.withLock { $0 = generation }
                     session.states = shared.states.withLock { $0 }
-                    let (work, _) = keystroke(query, session: &session, asynchronous: .markPending)
+                    let (work, asked) = keystroke(query, session: &session, asynchronous: .markPending)
                     let localStates = session.states
                     shared.states.withLock { all in
                         for index in slots.indices where !remote.contains(index) { all[index] = localStates[index] }
                     }
                     continuation.yield(finish(work, generation: generation, since: start))
-                    guard !remote.isEmpty else { continue }
+                    // None is asked while text is being composed.
+                    guard !asked.isEmpty else { continue }
                     let snapshot = work
                     pending = Task {
                         var work = snapshot
                         let states = shared.states.withLock { $0 }
-                        await askAsynchronous(remote, work: snapshot, states: states, generation: generation) { answer in
+                        await askAsynchronous(
+                            asked, work: snapshot, states: states, generation: generation, pacing: pacing
+                        ) { answer in
                             guard shared.current.withLock({ $0 }) == generation, !Task.isCancelled else { return false }
                             var all = shared.states.withLock { $0 }
                             apply(answer, to: &work, states: &all)
@@ -141,11 +154,16 @@ extension SuggestionEngine {
     /// The one fan-out of a keystroke's asynchronous slots: each asked concurrently within its deadline
     /// (``runOne(_:work:previousState:generation:)``); `receive` gets each answer as it arrives and returns false to
     /// stop taking answers (a newer keystroke, a cancelled task), which cancels those still under way.
+    ///
+    /// With `pacing`, a provider with a ``SuggestionProvider/minimumInterval`` longer than the time since the
+    /// previous keystroke is asked only once that interval has passed since this keystroke (reported `.pending`
+    /// until then); cancelled before, it is not asked.
     func askAsynchronous(
         _ indices: [Int],
         work: Work,
         states: [Int: any Sendable],
         generation: UInt64,
+        pacing: KeystrokePacing? = nil,
         isolation: isolated (any Actor)? = #isolation,
         receive: (AsyncAnswer) -> Bool
     ) async {
@@ -154,7 +172,13 @@ extension SuggestionEngine {
             _ = isolation
             for index in indices {
                 let state = states[index]
-                group.addTask { await self.runOne(index, work: work, previousState: state, generation: generation) }
+                let hold = pacing?.hold(for: slots[index].provider)
+                group.addTask {
+                    if let pacing, let hold, await !pacing.wait(hold) {
+                        return AsyncAnswer(index: index, outcome: .cancelled, micros: 0)
+                    }
+                    return await self.runOne(index, work: work, previousState: state, generation: generation)
+                }
             }
             for await answer in group {
                 guard receive(answer) else { return group.cancelAll() }
@@ -337,11 +361,22 @@ public struct PendingKeystroke: Sendable {
     public func updates(
         isolation: isolated (any Actor)? = #isolation, _ update: (SuggestionUpdate) -> Void
     ) async {
+        await updates(pacing: nil, isolation: isolation, update)
+    }
+
+    /// ``updates(isolation:_:)``, each provider with a ``SuggestionProvider/minimumInterval`` held back as `pacing`
+    /// says (``SearchSession`` times its keystrokes).
+    func updates(
+        pacing: KeystrokePacing?,
+        isolation: isolated (any Actor)? = #isolation,
+        _ update: (SuggestionUpdate) -> Void
+    ) async {
         guard !remote.isEmpty else { return }
         let generation = result.generation
         var work = self.work
-        await engine.askAsynchronous(remote, work: work, states: states, generation: generation, isolation: isolation) {
-            answer in
+        await engine.askAsynchronous(
+            remote, work: work, states: states, generation: generation, pacing: pacing, isolation: isolation
+        ) { answer in
             guard !Task.isCancelled else { return false }
             var answered: [Int: any Sendable] = [:]
             engine.apply(answer, to: &work, states: &answered)

@@ -126,6 +126,8 @@ public final class SuggestionEngine: Sendable {
     @discardableResult
     public func submit(_ query: SearchQuery, notes: inout [String]) -> SearchQuery {
         var submitted = query
+        // Return commits the text being composed.
+        submitted.markedRange = nil
         if submitted.text.utf8.count > options.maxQueryLength {
             notes.append(
                 "query text truncated from \(submitted.text.utf8.count) to \(options.maxQueryLength) UTF-8 bytes"
@@ -182,11 +184,23 @@ public final class SuggestionEngine: Sendable {
         /// The query with its end replaced by synonyms (``EngineOptions/synonyms``), each asked of every synchronous
         /// provider after the query itself.
         var synonymQueries: [(query: PreparedQuery, match: Synonyms.Match)] = []
+        /// While text is being composed: the query as the field holds it, its marked part (whole scalars); the
+        /// prepared query holds the committed text after token extraction.
+        var composing: (query: SearchQuery, markedRange: Range<Int>)? = nil
     }
 
-    /// Steps 1–2: token extraction and query preparation (in the session's reused arrays).
+    /// Steps 1–2: token extraction and query preparation (in the session's reused arrays). While text is being
+    /// composed (``SearchQuery/isComposing``) both work on the committed text, and ``finish`` reports the field as
+    /// it is: text turns into tokens only once it is committed.
     func begin(_ query: SearchQuery, session: inout TypingSession) -> Work {
         var query = query
+        var composing: (query: SearchQuery, markedRange: Range<Int>)? = nil
+        if query.isComposing, let marked = query.markedRange {
+            let (lower, upper) = SearchQuery.scalarBounds(of: marked, in: Array(query.text.utf8))
+            composing = (query, lower..<upper)
+            query.text = query.committedText
+        }
+        query.markedRange = nil
         var suggestedTokens: [SearchToken] = []
         var replacedRanges: [SearchToken: Range<Int>] = [:]
         var reports = session.scratch.takeReports(count: slots.count)
@@ -229,7 +243,8 @@ public final class SuggestionEngine: Sendable {
             replacedRanges: replacedRanges,
             outputs: session.scratch.takeOutputs(count: slots.count),
             reports: reports,
-            notes: notes
+            notes: notes,
+            composing: composing
         )
         if !options.synonyms.isEmpty {
             for rewrite in options.synonyms.rewrites(of: prepared) {
@@ -250,6 +265,9 @@ public final class SuggestionEngine: Sendable {
         case markPending
     }
 
+    /// The reason an asynchronous provider's report gives for a keystroke whose text was being composed.
+    public static let notAskedWhileComposing = "not asked while text is being composed"
+
     /// The one slot loop of a keystroke: a new generation, token extraction and query preparation (`begin`), then
     /// each local provider in order (`runSynchronous`); the asynchronous ones are handled as `asynchronous` says.
     /// - Returns: the keystroke's work so far, and the indices of the asynchronous slots left to the caller (empty
@@ -265,6 +283,15 @@ public final class SuggestionEngine: Sendable {
         for (index, slot) in slots.enumerated() {
             guard case .asynchronous = slot.provider.execution else {
                 runSynchronous(index, slot, &work, &session)
+                continue
+            }
+            if work.composing != nil {
+                log(.debug, "provider skipped", source: slot.provider.id, "asynchronous, not asked while composing")
+                work.reports[index] = .init(
+                    provider: slot.provider.id,
+                    micros: 0,
+                    outcome: .cancelled(reason: Self.notAskedWhileComposing)
+                )
                 continue
             }
             switch asynchronous {
@@ -374,12 +401,13 @@ public final class SuggestionEngine: Sendable {
         var result = SuggestionResult(
             generation: generation,
             sections: sections,
-            tokens: work.prepared.query.tokens,
-            remainingText: work.prepared.query.text,
-            suggestedTokens: work.suggestedTokens,
-            replacedRanges: work.replacedRanges,
-            commonCompletion: common,
-            diagnostics: .init(providers: scratch.reportList(work.reports), notes: notes)
+            tokens: work.composing?.query.tokens ?? work.prepared.query.tokens,
+            remainingText: work.composing?.query.text ?? work.prepared.query.text,
+            suggestedTokens: work.composing == nil ? work.suggestedTokens : [],
+            replacedRanges: work.composing == nil ? work.replacedRanges : [:],
+            commonCompletion: work.composing == nil ? common : nil,
+            diagnostics: .init(providers: scratch.reportList(work.reports), notes: notes),
+            markedRange: work.composing?.markedRange
         )
         result.diagnostics.micros = Self.micros(since: start)
         return result

@@ -23,6 +23,17 @@ public protocol SuggestionProvider: Sendable {
     /// Where the provider runs. Default: `.synchronous`.
     var execution: ProviderExecution { get }
 
+    /// For an asynchronous provider (a network service, a database): the pause in typing after which a search field
+    /// asks it. A keystroke that comes sooner than this after the previous one is answered by the other providers
+    /// at once, and this provider is asked for it only when no newer keystroke comes within this interval of it: at
+    /// full typing speed it is asked once typing pauses, never for keystrokes already replaced, and always for the
+    /// last keystroke (its answer arrives as an update of that keystroke). A keystroke after a pause of at least this
+    /// interval asks it at once. Default: `.zero` (asked on every keystroke).
+    ///
+    /// ``SearchSession`` and ``SuggestionEngine/results(for:)`` honour it; the calls that answer one keystroke
+    /// completely (``SuggestionEngine/allSuggestions(for:session:)``, `suggest batch`) ask at once.
+    var minimumInterval: Duration { get }
+
     /// Where this provider's exact matches rank unless its slot (the configuration's `exactMatch`) says otherwise.
     /// Default: ``ExactMatchRule/first``.
     var exactMatch: ExactMatchRule { get }
@@ -62,6 +73,7 @@ public enum ProviderExecution: Hashable, Sendable {
 extension SuggestionProvider {
     public var execution: ProviderExecution { .synchronous }
     public var exactMatch: ExactMatchRule { .first }
+    public var minimumInterval: Duration { .zero }
 
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {}
 

@@ -17,6 +17,14 @@ public import Observation
 ///   search and answers the field as it then is.
 /// - **Long text.** Text longer than ``EngineOptions/maxQueryLength`` is cut for matching only: the field keeps
 ///   what was typed.
+/// - **Text being composed.** While an input method composes text (``markedRange``, set with
+///   ``setText(_:markedRange:)``), a keystroke is answered for the committed text by the synchronous providers only:
+///   no asynchronous provider is asked and the field's text and tokens are left alone
+///   (``SuggestionResult/isComposing``).
+///   The keystroke that commits the text asks every provider.
+/// - **Pauses.** An asynchronous provider with a ``SuggestionProvider/minimumInterval`` is asked for a keystroke that
+///   came sooner than that after the previous one only if no newer keystroke comes within the interval (timed on
+///   the session's clock): the last keystroke's answer always comes, as an update.
 ///
 /// ```swift
 /// @State var search = SearchSession(engine: engine)
@@ -28,10 +36,20 @@ public final class SearchSession {
     /// The engine answering keystrokes.
     @ObservationIgnored public let engine: SuggestionEngine
 
-    /// The field's text. Setting it runs a keystroke.
+    /// The field's text, including any text an input method is still composing. Setting it runs a keystroke and
+    /// commits any text being composed (``markedRange`` becomes nil); ``setText(_:markedRange:)`` sets both.
     public var text: String = "" {
-        didSet { if !isApplying && text != oldValue { edited(from: oldValue) } }
+        didSet {
+            if !isApplying && text != oldValue {
+                markedRange = nil
+                edited(from: oldValue)
+            }
+        }
     }
+
+    /// The part of ``text`` an input method is still composing (marked text), as UTF-8 offsets into ``text``; nil when
+    /// none. Set it with ``setText(_:markedRange:)``.
+    public private(set) var markedRange: Range<Int>? = nil
 
     /// The tokens in the field. Setting them runs a keystroke. When the new value is the old one plus a token the
     /// last result offered (SwiftUI appends a tapped suggested token itself), the typed fragment that led to it is
@@ -74,6 +92,10 @@ public final class SearchSession {
     @ObservationIgnored private var offered: [SearchToken] = []
     /// The task running the latest keystroke's asynchronous providers.
     @ObservationIgnored private var pending: Task<Void, Never>? = nil
+    /// The clock keystrokes are timed on (for ``SuggestionProvider/minimumInterval``).
+    @ObservationIgnored private let clock: KeystrokeClock
+    /// When the previous keystroke came, on ``clock``.
+    @ObservationIgnored private var previousKeystroke: Duration? = nil
 
     /// - Parameters:
     ///   - engine: the engine every change of the field asks.
@@ -82,6 +104,22 @@ public final class SearchSession {
     public init(engine: SuggestionEngine, scopes: [SearchScope] = [], showsSuggestionsWhenEmpty: Bool = true) {
         self.engine = engine
         self.scopes = scopes
+        self.clock = KeystrokeClock(ContinuousClock())
+        if showsSuggestionsWhenEmpty { keystroke() }
+    }
+
+    /// A session whose keystrokes are timed on `clock` — a test's manual clock, to check what a provider's
+    /// ``SuggestionProvider/minimumInterval`` holds back without waiting in real time. The other parameters are
+    /// ``init(engine:scopes:showsSuggestionsWhenEmpty:)``'s.
+    public init(
+        engine: SuggestionEngine,
+        scopes: [SearchScope] = [],
+        showsSuggestionsWhenEmpty: Bool = true,
+        clock: some Clock<Duration>
+    ) {
+        self.engine = engine
+        self.scopes = scopes
+        self.clock = KeystrokeClock(clock)
         if showsSuggestionsWhenEmpty { keystroke() }
     }
 
@@ -90,7 +128,31 @@ public final class SearchSession {
     deinit { pending?.cancel() }
 
     /// The query as the field holds it now.
-    public var query: SearchQuery { SearchQuery(text: text, tokens: tokens, scope: scope) }
+    public var query: SearchQuery { SearchQuery(text: text, tokens: tokens, scope: scope, markedRange: markedRange) }
+
+    /// Sets the field's text and the part of it an input method is still composing, as one keystroke — what a field
+    /// that knows its marked text (UIKit's `markedTextRange`, AppKit's `markedRange()`) reports on each change.
+    /// While `markedRange` is not empty, the keystroke is answered for the committed text by the synchronous
+    /// providers only, and the field is not changed; nil commits the text (every provider is asked).
+    /// - Parameters:
+    ///   - text: the field's whole text, the marked part included.
+    ///   - markedRange: the marked part, a range of `text`'s indices; nil when nothing is being composed.
+    public func setText(_ text: String, markedRange: Range<String.Index>?) {
+        let utf8 = text.utf8
+        let marked = markedRange.map { range in
+            utf8.distance(from: utf8.startIndex, to: range.lowerBound)..<utf8.distance(
+                from: utf8.startIndex, to: range.upperBound)
+        }
+        let newMarked = marked?.isEmpty == false ? marked : nil
+        guard text != self.text || newMarked != self.markedRange else { return }
+        isApplying = true
+        self.text = text
+        self.markedRange = newMarked
+        isApplying = false
+        // Typing (an input method's change), never a chosen completion: no selection is learnt.
+        if !isSearching { apply(isSearching: true) }
+        keystroke()
+    }
 
     // MARK: Keystrokes
 
@@ -102,14 +164,17 @@ public final class SearchSession {
         pending?.cancel()
         pending = nil
         let typed = query
+        let pacing = clock.keystroke(after: &previousKeystroke)
         let keystroke = engine.startSuggestions(for: typed, session: &typing)
         let answer = keystroke.result
-        if fitsQueryLength(typed.text) { apply(tokens: answer.tokens, text: answer.remainingText) }
+        if fitsQueryLength(typed.text) && !answer.isComposing {
+            apply(tokens: answer.tokens, text: answer.remainingText)
+        }
         show(answer)
         guard keystroke.hasAsynchronousProviders else { return }
         let generation = answer.generation
         pending = Task { [weak self] in
-            await keystroke.updates { update in
+            await keystroke.updates(pacing: pacing) { update in
                 guard let self, !Task.isCancelled, self.typing.generation == generation else { return }
                 self.typing.record(update)
                 self.show(update.result)
@@ -182,6 +247,7 @@ public final class SearchSession {
     /// the query as submitted (cut to the engine's maximum query length; the field keeps what was typed).
     @discardableResult
     public func submit() -> SearchQuery {
+        markedRange = nil
         let typed = query
         let submitted = engine.submit(typed)
         if fitsQueryLength(typed.text) { apply(tokens: submitted.tokens, text: submitted.text) }
@@ -322,11 +388,13 @@ public final class SearchSession {
         return head + " " + tail
     }
 
+    /// Sets the field's tokens and text without a keystroke; a text the session writes is committed text.
     private func apply(tokens newTokens: [SearchToken], text newText: String) {
         isApplying = true
         defer { isApplying = false }
         if newTokens != tokens || newTokens.map(\.display) != tokens.map(\.display) { tokens = newTokens }
         if newText != text { text = newText }
+        if markedRange != nil { markedRange = nil }
     }
 
     private func apply(isSearching newValue: Bool) {

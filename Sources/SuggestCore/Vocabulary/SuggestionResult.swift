@@ -30,6 +30,10 @@ public struct SuggestionResult: Sendable {
     public var commonCompletion: String?
     /// Timings, errors and notes.
     public var diagnostics: Diagnostics
+    /// When the keystroke's text was still being composed by an input method (``SearchQuery/markedRange``): the
+    /// marked part of ``remainingText`` (which is then the query's whole text, unchanged), as UTF-8 offsets; nil
+    /// otherwise. Such a result answers the committed text with the synchronous providers only.
+    public var markedRange: Range<Int>?
 
     public init(
         generation: UInt64 = 0,
@@ -39,7 +43,8 @@ public struct SuggestionResult: Sendable {
         suggestedTokens: [SearchToken] = [],
         replacedRanges: [SearchToken: Range<Int>] = [:],
         commonCompletion: String? = nil,
-        diagnostics: Diagnostics = Diagnostics()
+        diagnostics: Diagnostics = Diagnostics(),
+        markedRange: Range<Int>? = nil
     ) {
         self.generation = generation
         self.sections = sections
@@ -49,7 +54,12 @@ public struct SuggestionResult: Sendable {
         self.replacedRanges = replacedRanges
         self.commonCompletion = commonCompletion
         self.diagnostics = diagnostics
+        self.markedRange = markedRange
     }
+
+    /// True when the keystroke's text was still being composed (``markedRange``): no asynchronous provider was
+    /// asked and no text turned into tokens.
+    public var isComposing: Bool { markedRange != nil }
 
     /// All suggestions in display order (sections in their order, each best first).
     public var suggestions: [Suggestion] { sections.flatMap(\.suggestions) }
