@@ -43,17 +43,6 @@ public struct PopularQuery: Hashable, Sendable {
 
     /// `text` trimmed, with whitespace runs (tabs and line ends too) collapsed to one space; case and diacritics kept.
     public static func displayForm(of text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(" ") }
-                pendingSpace = false
-                out.append(scalar)
-            }
-        }
-        return String(out)
+        TextNormalizer.collapsingWhitespace(text)
     }
 }

@@ -92,17 +92,6 @@ public struct RecentSearch: Hashable, Sendable, Codable {
     }
 
     static func collapsingWhitespace(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(" ") }
-                pendingSpace = false
-                out.append(scalar)
-            }
-        }
-        return String(out)
+        TextNormalizer.collapsingWhitespace(text)
     }
 }

@@ -19,4 +19,21 @@ extension TextNormalizer {
         }
         return key
     }
+
+    /// `text` trimmed, with whitespace runs (tabs and line ends too) collapsed to one space; case and diacritics kept
+    /// (how recent and popular searches are shown).
+    package static func collapsingWhitespace(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
 }

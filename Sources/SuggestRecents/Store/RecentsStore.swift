@@ -1,3 +1,5 @@
+import SuggestCore
+
 /// Where a ``RecentsProvider`` keeps its searches: ``InMemoryRecentsStore``, ``JSONFileRecentsStore``, or your own
 /// (an app's database, a sync service).
 ///
