@@ -274,7 +274,8 @@ struct RateLimitTests {
         connection.send(String(body.dropFirst(10)))
         let response = await connection.readResponse()
         #expect(response.status == 200, "\(response)")
-        #expect(response.body == #"{"submitted":"python tutorial"}"#)
+        // Served whole: this server has no users folder, so the search is acknowledged as kept in memory.
+        #expect(response.body.hasPrefix(#"{"submitted":"python tutorial","stored":false"#), "\(response.body)")
     }
 
     /// A request answered before its body came (an anonymous POST is refused at once): the rest of the body has the
