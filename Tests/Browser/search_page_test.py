@@ -531,7 +531,10 @@ class Steps:
         page.clear()
         page.wait(lambda: "pyt" in page.groups().get("recent", []),
                   f"after a reload with the token, 'pyt' is not under Recent: {page.groups()}")
-        check(os.path.exists(os.path.join(tokens_folder, "carol.json")), "carol's recent searches were not saved")
+        # One folder per "recent" provider, one file per user in it: FOLDER/PROVIDER/USER.json.
+        saved = [name for name in os.listdir(tokens_folder)
+                 if os.path.exists(os.path.join(tokens_folder, name, "carol.json"))]
+        check(saved, f"carol's recent searches were not saved (in {sorted(os.listdir(tokens_folder))})")
 
         self.step("without a token, the page says the server wants one")
         driver.get(f"{self.server.base}/")
