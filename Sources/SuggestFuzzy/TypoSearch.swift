@@ -261,6 +261,14 @@ struct TypoSearch {
             // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]` after `q[j]`). Find those few
             // children by binary search instead of listing every child (most nodes of a walk are spent ones).
             let choices = v + depth * choiceWidth
+            if depth >= 2 && (choiceWidth == 1 || choices[1] == UInt32.max),
+                let j = singleCellAtLimit(base: base, depth: depth, limit: limit), m - j >= 2
+            {
+                // One cell at the limit and one way on: the path can only spell the rest of the query, `q[j..<m]`,
+                // and no node before its end is a hit. Jump there with one search instead of a node per scalar.
+                jump(lo + ending, hi, byteDepth: byteDepth, depth: depth, from: j, best: best, limit: limit)
+                return
+            }
             var i = lo + ending
             var c = 0
             while c < choiceWidth && i < hi {
@@ -342,15 +350,88 @@ struct TypoSearch {
         return true
     }
 
+    /// The query position `j` of the only cell of the band at `limit` in the row at `base` (every cell of a spent
+    /// row is at least `limit`), when there is exactly one, `j < m`, and the rest of the query, `q[j..<m]`, is ASCII.
+    @inline(__always)
+    private func singleCellAtLimit(base: Int, depth: Int, limit: Int32) -> Int? {
+        let k = Int(maxTypos)
+        var j = max(0, depth - k)
+        let bandEnd = min(m, depth + k)
+        var found = -1
+        while j <= bandEnd {
+            if r[base + j] == limit {
+                if found >= 0 { return nil }
+                found = j
+            }
+            j += 1
+        }
+        guard found >= 0 && found < m else { return nil }
+        for i in found..<m where q[i] >= 0x80 { return nil }
+        return found
+    }
+
+    /// From a spent node `lo..<hi` (keys that end there excluded) at `depth` whose only cell at the limit is `j`:
+    /// the keys that go on with the bytes of `q[j..<m]` are the only ones within the budget below it, and the
+    /// nodes on the way are spent with that one choice each (a cell off the diagonal only grows; a transposition
+    /// would have given a second choice). Computes the rows along that path, then visits its end, exactly as the
+    /// walk node by node would, counting the nodes skipped as visited.
+    private mutating func jump(
+        _ lo: Int, _ hi: Int, byteDepth: Int, depth: Int, from j: Int, best: Int32, limit: Int32
+    ) {
+        let length = m - j
+        // Keys in lo..<hi share their first `byteDepth` bytes; compare the next `length` with q[j..<m].
+        @inline(__always) func order(_ i: Int) -> Int {
+            let start = Int(keyOffsets[i]) &+ byteDepth
+            let available = Int(keyOffsets[i + 1]) &- start
+            var t = 0
+            while t < length {
+                if t >= available { return -1 }
+                let b = keyBytes[start &+ t]
+                let c = UInt8(truncatingIfNeeded: q[j + t])
+                if b != c { return b < c ? -1 : 1 }
+                t += 1
+            }
+            return 0
+        }
+        var low = lo
+        var high = hi
+        while low < high {
+            let mid = (low + high) >> 1
+            if order(mid) < 0 { low = mid + 1 } else { high = mid }
+        }
+        let start = low
+        guard start < hi, order(start) == 0 else {
+            visited += 1
+            return
+        }
+        high = hi
+        while low < high {
+            let mid = (low + high) >> 1
+            if order(mid) <= 0 { low = mid + 1 } else { high = mid }
+        }
+        let end = low
+        var d = depth
+        for t in 0..<length {
+            d += 1
+            let scalar = q[j + t]
+            p[d] = scalar
+            computeRow(depth: d, scalar: scalar)
+        }
+        visited += length - 1
+        visit(start, end, byteDepth: byteDepth + length, depth: d, best: best, limit: limit)
+    }
+
     /// The first position in `lo..<hi` whose byte at `depth` is at least `value` (bytes at `depth` ascend there).
     @inline(__always)
     private func lowerBound(_ lo: Int, _ hi: Int, _ depth: Int, _ value: UInt8) -> Int {
         var low = lo
         var high = hi
-        while low < high {
+        while high - low > 8 {
             let mid = (low + high) >> 1
             if byte(mid, depth) < value { low = mid + 1 } else { high = mid }
         }
+        // A few neighbouring keys (one or two cache lines of offsets and bytes): read in order.
+        while low < high && byte(low, depth) < value { low += 1 }
         return low
     }
 
@@ -461,8 +542,16 @@ struct TypoSearch {
     @inline(__always)
     private func childEnd(_ i: Int, _ hi: Int, _ depth: Int) -> Int {
         let c = byte(i, depth)
+        // Most children below the first levels hold a few keys: look at the next ones in order first.
+        var next = i + 1
+        let near = min(hi, i + 4)
+        while next < near {
+            if byte(next, depth) != c { return next }
+            next += 1
+        }
+        if next == hi { return hi }
         var step = 1
-        var low = i
+        var low = next - 1
         while low + step < hi && byte(low + step, depth) == c {
             low += step
             step &<<= 1
