@@ -357,22 +357,23 @@ public final class SuggestServer: Sendable {
 
     // MARK: Housekeeping
 
-    /// Forgets idle sessions and evicts idle users (saving their recents).
+    /// Forgets idle sessions, evicts idle users (saving their recents) and writes popular searches not written yet.
     public func sweep(now: ContinuousClock.Instant = .now) {
         let forgotten = sessions.evictIdle(now: now)
         let failures = users.evictIdle(now: now)
+        savePopular()
         sampleGauges()
         for failure in failures { logger.error("\(failure)") }
         if forgotten > 0 { logger.debug("forgot \(forgotten) idle sessions") }
     }
 
-    /// Saves every user's recents (anonymous recents are never saved).
+    /// Saves every user's recents (anonymous recents are never saved) and the popular searches.
     /// - Returns: the problems, also logged.
     @discardableResult
     public func saveAll() -> [String] {
         let problems = users.saveAll().map(\.description)
         for problem in problems { logger.error("\(problem)") }
-        return problems
+        return problems + savePopular()
     }
 }
 

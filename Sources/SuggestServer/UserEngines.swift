@@ -28,6 +28,8 @@ import Synchronization
 ///   retried at every ``evictIdle(now:)`` and ``saveAll()``, and given back their own engine if they return; beyond
 ///   ``Options/maximumUsers`` such users the oldest is dropped and counted in ``usersLost``.
 ///   In memory only, an evicted user's recents are gone: that is the memory bound.
+/// - **Popular searches:** each `"popular"` provider is one provider for all users, each user's engine counting
+///   their submitted searches for them (anonymous engines count nothing); see ``popularProviders``.
 /// - **Shared:** the configuration's other providers are used as they are, so a dictionary is loaded (and indexed)
 ///   once however many users there are.
 ///
@@ -89,6 +91,9 @@ public final class UserEngines: Sendable {
     }
 
     private let table = Mutex(Table())
+    /// The configuration's `"popular"` providers as every user's engine shares them, by id (see
+    /// ``popularProviders``).
+    let popular: [String: PopularProvider]
     /// One log memory for every user's engine: a message (a database that went down) is logged once, not per user.
     private let logMemory = SuggestionEngine.LogMemory()
 
@@ -99,6 +104,7 @@ public final class UserEngines: Sendable {
     public init(configuration: EngineConfiguration, options: Options = Options()) {
         self.configuration = configuration
         self.options = options
+        self.popular = Self.sharedPopular(configuration, folder: options.recentsFolder)
     }
 
     /// How many users have an engine now.
@@ -307,6 +313,7 @@ public final class UserEngines: Sendable {
     private func makeEntry(for user: String?, given: String? = nil, now: ContinuousClock.Instant) -> Entry {
         var recents: [RecentsProvider] = []
         let slots = configuration.slots.map { slot -> ProviderSlot in
+            if let popular = slot.provider as? PopularProvider { return popularSlot(slot, popular, user: user) }
             guard let shared = slot.provider as? RecentsProvider else { return slot }
             var store: (any RecentsStore)? = nil
             if let folder = options.recentsFolder, let user {
