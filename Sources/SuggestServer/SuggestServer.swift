@@ -109,7 +109,7 @@ public final class SuggestServer: Sendable {
 
     // MARK: Requests
 
-    static let suggestParameters = ["q", "session", "scope", "tokens"]
+    static let suggestParameters = ["q", "composing", "session", "scope", "tokens"]
     static let postParameters = ["session"]
 
     /// The query's parameters: `allowed`, and `user` with ``Identity/insecureUserParameter`` only.
@@ -148,8 +148,11 @@ public final class SuggestServer: Sendable {
         router.get("/suggest") { request, context -> Response in
             let parameters = try self.parameters(request, Self.suggestParameters)
             guard let text = parameters["q"] else { throw RequestProblem(.badRequest, "missing parameter \"q\"") }
-            guard text.utf8.count <= self.maximumTextBytes else {
-                throw RequestProblem(.uriTooLong, "q: longer than \(self.maximumTextBytes) UTF-8 bytes")
+            let composing = parameters["composing"]
+            guard text.utf8.count + (composing?.utf8.count ?? 0) <= self.maximumTextBytes else {
+                throw RequestProblem(
+                    .uriTooLong,
+                    (composing == nil ? "q" : "q and composing") + ": longer than \(self.maximumTextBytes) UTF-8 bytes")
             }
             var tokens: [SearchToken] = []
             if let raw = parameters["tokens"] {
@@ -159,7 +162,9 @@ public final class SuggestServer: Sendable {
                     throw RequestProblem(.badRequest, error.message)
                 }
             }
-            let command = BatchCommand(action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) })
+            let command = BatchCommand(
+                action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) },
+                composing: composing)
             let caller = try await self.admittedCaller(of: request, context: context, parameters: parameters)
             return try await self.answer(command, parameters, caller: caller, context: context)
         }
