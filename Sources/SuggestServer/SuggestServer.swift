@@ -257,7 +257,7 @@ public final class SuggestServer: Sendable {
         if let session { sessions.checkIn(session, owner: owner, processor: processor, now: now) }
         switch command.action {
         case .submit(let text):
-            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID)
+            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID, logger: context.logger)
             return .json(acknowledgement.json(submitted: text), status: acknowledgement.isUnsaved ? .accepted : .ok)
         case .text(let text):
             if let result = processor.lastResult, let redacted = ClientText.redacted(result) {
@@ -349,7 +349,10 @@ public final class SuggestServer: Sendable {
             }
             var session = WebSocketSession(
                 engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes,
-                receipt: { self.receipt(forSubmitOn: engine, user: caller.userID) })
+                connectionID: SuggestRequestID.accepting(context.request.headers[SuggestRequestID.header])
+                    ?? SuggestRequestID.make(),
+                logger: self.logger,
+                receipt: { logger in self.receipt(forSubmitOn: engine, user: caller.userID, logger: logger) })
             if let limiter = self.rateLimiter {
                 let clients = self.rateLimitedClients(caller: caller, context: context.requestContext)
                 session.admission = {
