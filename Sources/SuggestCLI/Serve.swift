@@ -47,7 +47,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds after which an unused session or user is forgotten (recents saved).")
     var idleTimeout = 600
 
-    @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json); without it they stay in memory.")
+    @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json) and the popular searches of all users (PROVIDER/popular.json, unless the provider names a store); without it they stay in memory.")
     var usersFolder: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

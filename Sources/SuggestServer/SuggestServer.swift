@@ -400,7 +400,7 @@ struct Sweeper: Service {
             server.sweep()
         }
         server.saveAll()
-        server.logger.debug("recent searches saved")
+        server.logger.debug("recent and popular searches saved")
     }
 }
 

@@ -42,7 +42,8 @@ public final class UserEngines: Sendable {
         public var maximumUsers: Int
         /// A user unused for this long is evicted by ``UserEngines/evictIdle(now:)`` (default 30 minutes).
         public var idleTimeout: Duration
-        /// The folder of the per-user recents files; nil keeps recents in memory only.
+        /// The folder of the per-user recents files (and of the shared popular searches, when their provider names
+        /// no store); nil keeps them in memory only.
         public var recentsFolder: String?
 
         public init(maximumUsers: Int = 10_000, idleTimeout: Duration = .seconds(30 * 60), recentsFolder: String? = nil) {
