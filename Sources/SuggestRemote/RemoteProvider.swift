@@ -104,6 +104,10 @@ public struct RemoteProvider: ConfigurableProvider {
 
     /// A provider asking the server at `url` (scheme, host, port, optional path prefix).
     /// - Parameters:
+    ///   - id: the provider's id in results and diagnostics.
+    ///   - url: the server's base URL; requests go to `URL/suggest`.
+    ///   - deadline: how long a keystroke waits for the server.
+    ///   - user: sent as `user=` (nil: not sent).
     ///   - minimumInterval: while keystrokes come faster than this, the server is asked only once typing pauses
     ///     (``minimumInterval``); `.zero` (or less): every keystroke.
     ///   - bearerToken: sent as `Authorization: Bearer TOKEN` with each request (nil: no `Authorization` header).
