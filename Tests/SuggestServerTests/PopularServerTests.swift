@@ -27,7 +27,8 @@ private func popular(_ body: String) -> [String] {
         .compactMap { $0["text"] as? String }
 }
 
-/// `suggest serve` with a `"popular"` provider: one provider for all users, counting identified users' submits.
+/// `suggest serve` with a `"popular"` provider: one provider for all users, counting identified users' submits. Each
+/// server listens on a free loopback port (`.live`); the exit-status test runs the built binary.
 struct PopularServerTests {
     /// A fixture with a popular provider (`minUsers` 5, the default) after the recent and prefix ones.
     static func fixture() throws -> Fixture {
@@ -42,7 +43,7 @@ struct PopularServerTests {
         let fixture = try Self.fixture()
         let folder = try UsersFolder()
         let server = SuggestServer(configuration: try fixture.configuration(), options: Self.options(folder.path))
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.live) { client in
             for user in ["u1", "u2", "u3", "u4"] {
                 let answer = try await post(client, "/submit?user=\(user)", #"{"text": "pandas merge"}"#)
                 #expect(answer.status == 200, "\(answer)")
@@ -71,7 +72,7 @@ struct PopularServerTests {
         let fixture = try Self.fixture()
         let folder = try UsersFolder()
         let first = SuggestServer(configuration: try fixture.configuration(), options: Self.options(folder.path))
-        try await first.makeApplication().test(.router) { client in
+        try await first.makeApplication().test(.live) { client in
             for user in ["u1", "u2", "u3", "u4"] {
                 _ = try await post(client, "/submit?user=\(user)", #"{"text": "new york pizza"}"#)
             }
@@ -81,7 +82,7 @@ struct PopularServerTests {
         #expect(UserEngines.popularStorePath(provider: "popular", in: folder.path) == folder.path + "/popular/popular.json")
 
         let restarted = SuggestServer(configuration: try fixture.configuration(), options: Self.options(folder.path))
-        try await restarted.makeApplication().test(.router) { client in
+        try await restarted.makeApplication().test(.live) { client in
             #expect(popular(try await get(client, "/suggest?q=&user=u9").body) == [])
             // A user counted before the restart is still remembered: their search again counts nothing.
             _ = try await post(client, "/submit?user=u4", #"{"text": "new york pizza"}"#)
@@ -97,7 +98,7 @@ struct PopularServerTests {
         let fixture = try Self.fixture()
         let folder = try UsersFolder()
         let server = SuggestServer(configuration: try fixture.configuration(), options: Self.options(folder.path))
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.live) { client in
             // "Renée" composed and decomposed (percent-encoded UTF-8), and three others: four people, not five.
             for user in ["Ren%C3%A9e", "Rene%CC%81e", "u2", "u3", "u4"] {
                 _ = try await post(client, "/submit?user=\(user)", #"{"text": "pytest fixtures"}"#)
@@ -138,7 +139,7 @@ struct PopularServerTests {
         let fixture = try Fixture(extraProviders: #", {"type": "popular", "store": "shared-popular.json", "minUsers": 2}"#)
         let folder = try UsersFolder()
         let server = SuggestServer(configuration: try fixture.configuration(), options: Self.options(folder.path))
-        try await server.makeApplication().test(.router) { client in
+        try await server.makeApplication().test(.live) { client in
             for user in ["u1", "u2"] {
                 _ = try await post(client, "/submit?user=\(user)", #"{"text": "pandas pivot"}"#)
             }
