@@ -151,6 +151,27 @@ struct PopularServerTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/popular"))
     }
 
+    /// A write that failed (the provider's folder could not be made) is done by the next ``UserEngines/savePopular()``
+    /// (every sweep) once the folder can be made.
+    @Test func countsNotWrittenAreWrittenByTheNextSave() throws {
+        let folder = try UsersFolder()
+        let repair = try UnwritableUsersFolder.make(folder.path, provider: "popular")
+        let configuration = EngineConfiguration(slots: [ProviderSlot(RecentsProvider()), ProviderSlot(PopularProvider())])
+        let users = UserEngines(configuration: configuration, options: .init(recentsFolder: folder.path))
+        try users.engine(for: "alice").submit(SearchQuery(text: "pandas merge"))
+        let shared = try #require(users.popularProviders.first)
+        #expect(shared.unsavedChangeCount == 1)
+        #expect(shared.saveProblem != nil)
+        let failures = users.savePopular()
+        #expect(failures.map(\.provider) == ["popular"])
+        #expect(failures.first?.description.contains(folder.path + "/popular/popular.json") == true, "\(failures)")
+        try repair()
+        #expect(users.savePopular().isEmpty)
+        #expect(shared.unsavedChangeCount == 0)
+        let restarted = UserEngines(configuration: configuration, options: .init(recentsFolder: folder.path))
+        #expect(restarted.popularProviders.first?.queries.map(\.text) == ["pandas merge"])
+    }
+
     /// Popular searches that cannot be written by the end: exit status 74, and standard error says so.
     @Test(.timeLimit(.minutes(1)))
     func popularSearchesNotSavedByTheEndExit74() async throws {
