@@ -23,8 +23,9 @@ struct Serve: AsyncParsableCommand {
             --trusted-proxy, --insecure-user-parameter (user=), or none (anonymous: nothing is learned across \
             clients). Limits (see the guide's "Limits"): --rate-limit per address and per user (default 50/s, \
             bursts of 100; 0 turns it off), request head and body timeouts, connection cap. SIGINT/SIGTERM stop it \
-            gracefully (in-flight requests finish, recent searches are saved); exit status 74 when some users' recent \
-            searches could not be saved.
+            gracefully (in-flight requests finish, recent and popular searches are saved); exit status 74 when some \
+            users' recent searches or the popular searches could not be saved. A "popular" provider is shared by \
+            all users and counts identified users' submits (anonymous ones are not counted).
             """
     )
 
@@ -46,7 +47,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds after which an unused session or user is forgotten (recents saved).")
     var idleTimeout = 600
 
-    @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json); without it they stay in memory.")
+    @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json) and the popular searches of all users (PROVIDER/popular.json, unless the provider names a store); without it they stay in memory.")
     var usersFolder: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
@@ -260,12 +261,19 @@ struct Serve: AsyncParsableCommand {
             Console.error(
                 "error: the recent searches of \(lost) user\(lost == 1 ? "" : "s") could not be saved and are lost "
                     + "(the log above names the files and why)")
-            throw ExitCode(Self.exitCodeRecentsLost)
         }
+        let popularLost = server.savePopularBeforeExit()
+        if popularLost > 0 {
+            Console.error(
+                "error: the popular searches of \(popularLost) provider\(popularLost == 1 ? "" : "s") could not be saved "
+                    + "and the counts since the last save are lost (the log above names the files and why)")
+        }
+        if lost > 0 || popularLost > 0 { throw ExitCode(Self.exitCodeRecentsLost) }
         if failed { throw ExitCode(1) }
     }
 
-    /// The exit status when some users' recent searches could not be saved by the end (74, `EX_IOERR`).
+    /// The exit status when some users' recent searches, or popular searches, could not be saved by the end (74,
+    /// `EX_IOERR`).
     static let exitCodeRecentsLost: Int32 = 74
 
     /// A start-up problem with an option's value, named by the option (and the file).

@@ -16,7 +16,7 @@ extension PopularProvider {
     /// - `minUsers` (1 to 1000), `capacity` (1 to 1000000), `halfLifeDays` (more than 0, at most 36500),
     ///   `recordSelections`, `systemImage` (`""` for none), `localUser` (a non-empty id), `blendWhileTyping`: see
     ///   ``PopularProvider/Options``.
-    /// - `exclude.minLength` (0 to 10000) and `exclude.patterns`: as the recent provider's (``SearchExclusion``).
+    /// - `exclude.minLength` (0 to 10000) and `exclude.patterns`: as the recent provider's (`SearchExclusion`).
     public struct Configuration: Decodable, Sendable {
         public struct Exclude: Decodable, Sendable {
             public var minLength: Int

@@ -15,7 +15,7 @@ public import SuggestPattern
 ///   of the last ``Options/userMemory`` people who made it counts for nothing (one person cannot push a search up).
 /// - **Ranks by popularity:** every counted search adds 1, and counts half as much every ``Options/halfLife``.
 /// - **Leaves out** searches that had no results (`hadResults: false`), searches with tokens (they are often
-///   personal: `from:alice`) and what ``Options/exclusion`` excludes (the recent provider's ``SearchExclusion``).
+///   personal: `from:alice`) and what ``Options/exclusion`` excludes (the recent provider's `SearchExclusion`).
 /// - **Keeps at most ``Options/capacity`` searches** (shown or still counting people); beyond it the least popular
 ///   go.
 /// - **Suggests** on an empty field the most popular searches (tier `.unfiltered`) in the "Popular" section; while

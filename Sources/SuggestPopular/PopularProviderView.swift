@@ -5,7 +5,7 @@ public import SuggestCore
 /// ``user``. A server gives each person's engine a view of one provider, so that everyone's searches are counted
 /// once, by person.
 ///
-/// A view is not a ``ConfigurableProvider``: name its section in its slot,
+/// A view is not a `ConfigurableProvider`: name its section in its slot,
 /// `ProviderSlot(view, section: PopularProvider.defaultSection)`, for the empty field's "Popular" section.
 public struct PopularProviderView: SuggestionProvider {
     /// The shared provider.

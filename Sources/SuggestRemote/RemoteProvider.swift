@@ -19,6 +19,12 @@ import SuggestWire
 ///   local suggestions at once and the remote ones when they come; the async keystroke call waits at most the
 ///   deadline. A server that is down, slow, or answers an error is a provider error in the keystroke's
 ///   diagnostics, never a failed keystroke.
+/// - **Who is asking:** for a server that verifies bearer tokens (`suggest serve --jwt-secret-file` or `--jwks-file`),
+///   `tokenFile` names a file holding the token (a JWT whose `sub` is the user the server sees); each request sends
+///   `Authorization: Bearer TOKEN`. The token is read once, when the configuration is loaded (surrounding whitespace
+///   and line breaks dropped); a file that cannot be read, is empty, or holds anything but visible ASCII is an error
+///   naming `tokenFile`. The token is never written in the configuration itself, so the JSON can be shared while the
+///   file stays private. `user` and `tokenFile` do not go together (such a server refuses `user=`).
 /// - **What is sent:** the text, tokens and scope of the keystroke (and `user`, when configured). The remote's
 ///   ranking is kept: its tier, typos and ranges, and its score as the popularity (times this entry's `weight`).
 /// - **Fast typing:** with `minIntervalMilliseconds` (``minimumInterval``), a search field asks the server for a
@@ -40,19 +46,26 @@ public struct RemoteProvider: ConfigurableProvider {
         /// While keystrokes come faster than this, the server is asked only once typing pauses this long (and
         /// always for the last keystroke); 0 to 5000, default 0: every keystroke is asked.
         public var minIntervalMilliseconds: Int
+        /// A file holding the bearer token sent as `Authorization: Bearer TOKEN`, relative to the configuration
+        /// file; none by default (no `Authorization` header).
+        public var tokenFile: String?
 
-        private enum CodingKeys: String, CodingKey { case url, deadlineMilliseconds, user, minIntervalMilliseconds }
+        private enum CodingKeys: String, CodingKey {
+            case url, deadlineMilliseconds, user, minIntervalMilliseconds, tokenFile
+        }
 
         public init(
             url: String,
             deadlineMilliseconds: Int = 200,
             user: String? = nil,
-            minIntervalMilliseconds: Int = 0
+            minIntervalMilliseconds: Int = 0,
+            tokenFile: String? = nil
         ) {
             self.url = url
             self.deadlineMilliseconds = deadlineMilliseconds
             self.user = user
             self.minIntervalMilliseconds = minIntervalMilliseconds
+            self.tokenFile = tokenFile
         }
 
         public init(from decoder: any Decoder) throws {
@@ -62,6 +75,7 @@ public struct RemoteProvider: ConfigurableProvider {
             user = try c.decodeIfPresent(String.self, forKey: .user)
             minIntervalMilliseconds =
                 try c.decodeIfPresent(Int.self, forKey: .minIntervalMilliseconds, in: Self.minIntervalRange) ?? 0
+            tokenFile = try c.decodeIfPresent(String.self, forKey: .tokenFile)
         }
 
         /// The values `minIntervalMilliseconds` may take.
@@ -80,6 +94,8 @@ public struct RemoteProvider: ConfigurableProvider {
     public let minimumInterval: Duration
     /// Whether the server is asked (shared by the copies of this provider).
     public let breaker: CircuitBreaker
+    /// The bearer token sent with each request (nil: none); no error or note of this provider holds it.
+    let bearerToken: String?
 
     /// The largest answer read, in bytes.
     public static let maximumAnswerBytes = 1 << 20
@@ -88,16 +104,23 @@ public struct RemoteProvider: ConfigurableProvider {
 
     /// A provider asking the server at `url` (scheme, host, port, optional path prefix).
     /// - Parameters:
+    ///   - id: the provider's id in results and diagnostics.
+    ///   - url: the server's base URL; requests go to `URL/suggest`.
+    ///   - deadline: how long a keystroke waits for the server.
+    ///   - user: sent as `user=` (nil: not sent).
     ///   - minimumInterval: while keystrokes come faster than this, the server is asked only once typing pauses
     ///     (``minimumInterval``); `.zero` (or less): every keystroke.
+    ///   - bearerToken: sent as `Authorization: Bearer TOKEN` with each request (nil: no `Authorization` header).
     public init(
         id: String = "remote",
         url: String,
         deadline: Duration = .milliseconds(200),
         user: String? = nil,
-        minimumInterval: Duration = .zero
+        minimumInterval: Duration = .zero,
+        bearerToken: String? = nil
     ) {
         self.id = id
+        self.bearerToken = bearerToken
         self.minimumInterval = max(minimumInterval, .zero)
         var base = url
         while base.hasSuffix("/") { base.removeLast() }
@@ -125,13 +148,47 @@ public struct RemoteProvider: ConfigurableProvider {
                 "expected an integer from 1 to 60000, found \(configuration.deadlineMilliseconds)"
             )
         }
+        var token: String? = nil
+        if let file = configuration.tokenFile {
+            guard configuration.user == nil else {
+                throw context.error(
+                    at: "user", "not with tokenFile: a server that takes bearer tokens knows the user from the token")
+            }
+            token = try Self.readToken(file, context: context)
+        }
         self.init(
             id: context.id,
             url: configuration.url,
             deadline: .milliseconds(configuration.deadlineMilliseconds),
             user: configuration.user,
-            minimumInterval: .milliseconds(configuration.minIntervalMilliseconds)
+            minimumInterval: .milliseconds(configuration.minIntervalMilliseconds),
+            bearerToken: token
         )
+    }
+
+    /// The token in `file` (relative to the configuration), without surrounding whitespace.
+    /// - Throws: an error at `tokenFile` when the file cannot be read, is empty, or holds anything but visible ASCII.
+    static func readToken(_ file: String, context: ProviderContext) throws -> String {
+        guard !file.isEmpty else { throw context.error(at: "tokenFile", "expected a file path, found an empty string") }
+        let path = context.resolve(file)
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw context.error(at: "tokenFile", "\(path): cannot be read: \(reason)")
+        }
+        var bytes = ArraySlice(data)
+        while let first = bytes.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D {
+            bytes.removeFirst()
+        }
+        while let last = bytes.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { bytes.removeLast() }
+        guard !bytes.isEmpty else { throw context.error(at: "tokenFile", "\(path): the file is empty") }
+        guard bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw context.error(
+                at: "tokenFile", "\(path): a bearer token is visible ASCII only (no spaces or line breaks inside)")
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The request URL for `query`.
@@ -150,7 +207,8 @@ public struct RemoteProvider: ConfigurableProvider {
         case .skip(let lastError):
             throw RemoteError("\(endpoint) is down (\(lastError)): not asked; it is asked again after a pause")
         }
-        let http = HTTPClientRequest(url: url(for: request.query.query))
+        var http = HTTPClientRequest(url: url(for: request.query.query))
+        if let bearerToken { http.headers.add(name: "Authorization", value: "Bearer " + bearerToken) }
         let response: HTTPClientResponse
         let body: [UInt8]
         do {

@@ -57,7 +57,7 @@ final class RateLimiter: Sendable {
     }
 }
 
-/// How many requests a client may make: ``perSecond`` on average, ``burst`` at once (see ``TokenBucket``). Each
+/// How many requests a client may make: ``perSecond`` on average, ``burst`` at once (see `TokenBucket`). Each
 /// HTTP request to `/suggest`, `/submit`, `/select`, `/reset` and `/ws`, and each WebSocket message, takes one
 /// token from its address's bucket and, when the caller is identified, one from its user's.
 public struct RateLimit: Sendable, Hashable {

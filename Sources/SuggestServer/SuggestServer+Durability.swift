@@ -4,11 +4,13 @@ import Suggest
 
 extension SuggestServer {
     /// The acknowledgement of a submit by `user` (nil: anonymous) just made on `engine`. A submit whose recents could
-    /// not be written is logged with the file's path and counted in `suggest_submits_unsaved_total`.
-    func receipt(forSubmitOn engine: SuggestionEngine, user: String?) -> SubmitReceipt {
+    /// not be written is logged (through `logger`, default the server's) with the file's path and counted in
+    /// `suggest_submits_unsaved_total`.
+    func receipt(forSubmitOn engine: SuggestionEngine, user: String?, logger: Logger? = nil) -> SubmitReceipt {
         let receipt = SubmitReceipt.of(engine, anonymous: user == nil)
         if case .unsaved(let problems) = receipt {
             metrics.submitUnsaved()
+            let logger = logger ?? self.logger
             for problem in problems {
                 logger.error(
                     "\(user ?? "anonymous"): \(problem.provider): submitted search kept in memory only: \(problem.message)")

@@ -109,7 +109,7 @@ public final class SuggestServer: Sendable {
 
     // MARK: Requests
 
-    static let suggestParameters = ["q", "session", "scope", "tokens"]
+    static let suggestParameters = ["q", "composing", "session", "scope", "tokens"]
     static let postParameters = ["session"]
 
     /// The query's parameters: `allowed`, and `user` with ``Identity/insecureUserParameter`` only.
@@ -148,8 +148,11 @@ public final class SuggestServer: Sendable {
         router.get("/suggest") { request, context -> Response in
             let parameters = try self.parameters(request, Self.suggestParameters)
             guard let text = parameters["q"] else { throw RequestProblem(.badRequest, "missing parameter \"q\"") }
-            guard text.utf8.count <= self.maximumTextBytes else {
-                throw RequestProblem(.uriTooLong, "q: longer than \(self.maximumTextBytes) UTF-8 bytes")
+            let composing = parameters["composing"]
+            guard text.utf8.count + (composing?.utf8.count ?? 0) <= self.maximumTextBytes else {
+                throw RequestProblem(
+                    .uriTooLong,
+                    (composing == nil ? "q" : "q and composing") + ": longer than \(self.maximumTextBytes) UTF-8 bytes")
             }
             var tokens: [SearchToken] = []
             if let raw = parameters["tokens"] {
@@ -159,7 +162,9 @@ public final class SuggestServer: Sendable {
                     throw RequestProblem(.badRequest, error.message)
                 }
             }
-            let command = BatchCommand(action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) })
+            let command = BatchCommand(
+                action: .text(text), tokens: tokens, scope: parameters["scope"].map { SearchScope($0) },
+                composing: composing)
             let caller = try await self.admittedCaller(of: request, context: context, parameters: parameters)
             return try await self.answer(command, parameters, caller: caller, context: context)
         }
@@ -252,7 +257,7 @@ public final class SuggestServer: Sendable {
         if let session { sessions.checkIn(session, owner: owner, processor: processor, now: now) }
         switch command.action {
         case .submit(let text):
-            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID)
+            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID, logger: context.logger)
             return .json(acknowledgement.json(submitted: text), status: acknowledgement.isUnsaved ? .accepted : .ok)
         case .text(let text):
             if let result = processor.lastResult, let redacted = ClientText.redacted(result) {
@@ -344,7 +349,10 @@ public final class SuggestServer: Sendable {
             }
             var session = WebSocketSession(
                 engine: engine, metrics: self.metrics, maximumMessageBytes: self.options.maximumBodyBytes,
-                receipt: { self.receipt(forSubmitOn: engine, user: caller.userID) })
+                connectionID: SuggestRequestID.accepting(context.request.headers[SuggestRequestID.header])
+                    ?? SuggestRequestID.make(),
+                logger: self.logger,
+                receipt: { logger in self.receipt(forSubmitOn: engine, user: caller.userID, logger: logger) })
             if let limiter = self.rateLimiter {
                 let clients = self.rateLimitedClients(caller: caller, context: context.requestContext)
                 session.admission = {
@@ -357,22 +365,23 @@ public final class SuggestServer: Sendable {
 
     // MARK: Housekeeping
 
-    /// Forgets idle sessions and evicts idle users (saving their recents).
+    /// Forgets idle sessions, evicts idle users (saving their recents) and writes popular searches not written yet.
     public func sweep(now: ContinuousClock.Instant = .now) {
         let forgotten = sessions.evictIdle(now: now)
         let failures = users.evictIdle(now: now)
+        savePopular()
         sampleGauges()
         for failure in failures { logger.error("\(failure)") }
         if forgotten > 0 { logger.debug("forgot \(forgotten) idle sessions") }
     }
 
-    /// Saves every user's recents (anonymous recents are never saved).
+    /// Saves every user's recents (anonymous recents are never saved) and the popular searches.
     /// - Returns: the problems, also logged.
     @discardableResult
     public func saveAll() -> [String] {
         let problems = users.saveAll().map(\.description)
         for problem in problems { logger.error("\(problem)") }
-        return problems
+        return problems + savePopular()
     }
 }
 
@@ -391,7 +400,7 @@ struct Sweeper: Service {
             server.sweep()
         }
         server.saveAll()
-        server.logger.debug("recent searches saved")
+        server.logger.debug("recent and popular searches saved")
     }
 }
 

@@ -28,6 +28,8 @@ import Synchronization
 ///   retried at every ``evictIdle(now:)`` and ``saveAll()``, and given back their own engine if they return; beyond
 ///   ``Options/maximumUsers`` such users the oldest is dropped and counted in ``usersLost``.
 ///   In memory only, an evicted user's recents are gone: that is the memory bound.
+/// - **Popular searches:** each `"popular"` provider is one provider for all users, each user's engine counting
+///   their submitted searches for them (anonymous engines count nothing); see ``popularProviders``.
 /// - **Shared:** the configuration's other providers are used as they are, so a dictionary is loaded (and indexed)
 ///   once however many users there are.
 ///
@@ -40,7 +42,8 @@ public final class UserEngines: Sendable {
         public var maximumUsers: Int
         /// A user unused for this long is evicted by ``UserEngines/evictIdle(now:)`` (default 30 minutes).
         public var idleTimeout: Duration
-        /// The folder of the per-user recents files; nil keeps recents in memory only.
+        /// The folder of the per-user recents files (and of the shared popular searches, when their provider names
+        /// no store); nil keeps them in memory only.
         public var recentsFolder: String?
 
         public init(maximumUsers: Int = 10_000, idleTimeout: Duration = .seconds(30 * 60), recentsFolder: String? = nil) {
@@ -89,6 +92,9 @@ public final class UserEngines: Sendable {
     }
 
     private let table = Mutex(Table())
+    /// The configuration's `"popular"` providers as every user's engine shares them, by id (see
+    /// ``popularProviders``).
+    let popular: [String: PopularProvider]
     /// One log memory for every user's engine: a message (a database that went down) is logged once, not per user.
     private let logMemory = SuggestionEngine.LogMemory()
 
@@ -99,6 +105,7 @@ public final class UserEngines: Sendable {
     public init(configuration: EngineConfiguration, options: Options = Options()) {
         self.configuration = configuration
         self.options = options
+        self.popular = Self.sharedPopular(configuration, folder: options.recentsFolder)
     }
 
     /// How many users have an engine now.
@@ -307,6 +314,7 @@ public final class UserEngines: Sendable {
     private func makeEntry(for user: String?, given: String? = nil, now: ContinuousClock.Instant) -> Entry {
         var recents: [RecentsProvider] = []
         let slots = configuration.slots.map { slot -> ProviderSlot in
+            if let popular = slot.provider as? PopularProvider { return popularSlot(slot, popular, user: user) }
             guard let shared = slot.provider as? RecentsProvider else { return slot }
             var store: (any RecentsStore)? = nil
             if let folder = options.recentsFolder, let user {

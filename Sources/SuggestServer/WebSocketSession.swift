@@ -1,5 +1,6 @@
 #if Server
 import HummingbirdWebSocket
+import Logging
 import Suggest
 import SuggestWire
 import Synchronization
@@ -16,14 +17,35 @@ import Synchronization
 ///
 /// The rate limit (``admission``) never closes the socket: a keystroke waits for it in ``LatestQuery`` (newer
 /// keystrokes replace it meanwhile), and `submit`, `select` and `reset` wait for it before they are answered.
+///
+/// Each message has a request id, ``messageID(_:)``: the connection's id (the upgrade request's `X-Request-ID` when
+/// it is sane, else 32 random hex digits) and the message's number on the connection from 1, as `CONNECTION-N`.
+/// Every line logged about a message carries it in the metadata key `hb.request.id`, as an HTTP request's lines do:
+/// `ws text`, `ws submit`, `ws select`, `ws reset` or `ws refused` at debug level once the message is handled (what
+/// was typed is not logged), and a submit's failure to write the user's recents.
 struct WebSocketSession: Sendable {
     let engine: SuggestionEngine
     let metrics: ServerMetrics
     let maximumMessageBytes: Int
+    /// The connection's id, the first part of each message's request id.
+    let connectionID: String
+    /// The server's logger; each message's lines carry its request id.
+    let logger: Logger
     /// Waits until the client may send its next message (nil: no rate limit).
     var admission: (@Sendable () async -> Void)? = nil
-    /// What a `submit` acknowledgement says about the user's recents (``SubmitReceipt``).
-    let receipt: @Sendable () -> SubmitReceipt
+    /// What a `submit` acknowledgement says about the user's recents (``SubmitReceipt``), logging through the given
+    /// logger.
+    let receipt: @Sendable (Logger) -> SubmitReceipt
+
+    /// The request id of the connection's message number `number` (from 1): `CONNECTION-N`.
+    func messageID(_ number: Int) -> String { connectionID + "-" + String(number) }
+
+    /// The logger of the message number `number`.
+    func logger(forMessage number: Int) -> Logger {
+        var logger = self.logger
+        logger[metadataKey: "hb.request.id"] = .string(messageID(number))
+        return logger
+    }
 
     /// What the reader and the writer share.
     struct Shared: Sendable {
@@ -55,8 +77,12 @@ struct WebSocketSession: Sendable {
             }
             defer { queries.finish() }
             var processor = BatchProcessor(engine: engine)
+            var number = 0
             for try await message in inbound.messages(maxSize: maximumMessageBytes) {
+                number += 1
+                let log = logger(forMessage: number)
                 guard case .text(let line) = message else {
+                    log.debug("ws refused: not a text message")
                     try await outbound.write(.text(JSONWriter.error("expected a text message (one JSON line)")))
                     continue
                 }
@@ -64,6 +90,7 @@ struct WebSocketSession: Sendable {
                 do throws(BatchCommand.Problem) {
                     command = try BatchCommand.parse(Array(line.utf8))
                 } catch {
+                    log.debug("ws refused: not a valid line")
                     try await outbound.write(.text(JSONWriter.error(error.message)))
                     continue
                 }
@@ -71,6 +98,7 @@ struct WebSocketSession: Sendable {
                     let query = command.query
                     shared.state.withLock { $0.lastQuery = query }
                     queries.offer(query, text: text)
+                    log.debug("ws text")
                     continue
                 }
                 if let admission { await admission() }
@@ -78,8 +106,15 @@ struct WebSocketSession: Sendable {
                 var out = JSONBytes(capacity: 64)
                 await processor.answer(command, into: &out)
                 if case .submit(let text) = command.action {
-                    try await outbound.write(.text(receipt().json(submitted: text)))
+                    let acknowledgement = receipt(log)
+                    log.debug("ws submit \(acknowledgement.isStored ? "stored" : "not stored")")
+                    try await outbound.write(.text(acknowledgement.json(submitted: text)))
                     continue
+                }
+                switch command.action {
+                case .select: log.debug("ws select")
+                case .reset: log.debug("ws reset")
+                default: break
                 }
                 try await outbound.write(.text(out.bytes.string))
             }

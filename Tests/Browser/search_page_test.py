@@ -375,6 +375,8 @@ class Steps:
         page.wait(lambda: f"\u201c{chosen}\u201d" in page.text_of("outcome"),
                   f"no acknowledgement of the search for {chosen!r}: {page.text_of('outcome')!r}")
         check(page.value() == chosen, f"the field holds {page.value()!r}, not the submitted {chosen!r}")
+        check("kept in memory only" not in page.text_of("outcome").lower(),
+              f"a search written to --users-folder is said to be kept in memory: {page.text_of('outcome')!r}")
 
         self.step("clearing the field shows the search under Recent")
         page.clear()
@@ -501,6 +503,16 @@ class Steps:
         page.wait_for_answer_to("pyt")
         check(chosen in page.groups().get("recent", []) or chosen in page.option_texts(),
               f"after reconnecting, the recent search {chosen!r} is missing: {page.groups()}")
+
+        self.step("an anonymous search, not stored, says it is kept in memory only and why")
+        driver.get(f"{self.server.base}/")
+        page.wait(page.connected, f"the page did not connect anonymously (banner {page.banner()!r})")
+        page.input.click()
+        page.type("pyt")
+        page.wait_for_answer_to("pyt")
+        page.press(Keys.ENTER)
+        page.wait(lambda: "Kept in memory only: an anonymous connection" in page.text_of("outcome"),
+                  f"the outcome does not say the search is kept in memory only: {page.text_of('outcome')!r}")
 
         self.step("a user id the server refuses is named in the message")
         driver.get(f"{self.server.base}/?user={'x' * 101}")

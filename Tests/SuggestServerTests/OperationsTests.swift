@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HummingbirdWSTesting
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -10,6 +11,7 @@ import Suggest
 @testable import SuggestServer
 import Synchronization
 import Testing
+import WSClient
 
 /// One answer as the tests read it.
 private struct Answer {
@@ -273,6 +275,46 @@ struct OperationsTests {
         }
         let lines = records.value.withLock { $0 }.filter { $0.metadata["hb.request.id"] == "log-7" }
         #expect(lines.map(\.message).contains("GET /suggest 200"), "\(lines)")
+        // What was typed is not logged.
+        #expect(!records.value.withLock { $0 }.contains { $0.message.contains("secret") })
+    }
+
+    /// Each WebSocket message's log lines carry `CONNECTION-N`: the upgrade's `X-Request-ID` (or a new id) and the
+    /// message's number on the connection.
+    @Test func logLinesOfAWebSocketMessageCarryItsID() async throws {
+        let fixture = try Fixture()
+        let records = LogRecords()
+        var logger = Logger(label: "test") { _ in RecordingLogHandler(records: records) }
+        logger.logLevel = .debug
+        let server = SuggestServer(
+            configuration: try fixture.configuration(), options: ServerOptions(port: 0), logger: logger)
+        try await server.makeApplication().test(.live) { client in
+            var configuration = WebSocketClientConfiguration()
+            configuration.additionalHeaders = [idHeader: "conn-9"]
+            _ = try await client.ws("/ws", configuration: configuration) { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                try await outbound.write(.text(#"{"text": "secret words"}"#))
+                try await outbound.write(.text(#"{"submit": "secret words"}"#))
+                try await outbound.write(.text(#"{"bad": 1}"#))
+                while object(try await nextText(&messages))["error"] == nil {}
+            }
+            // A connection without an id gets a new one.
+            _ = try await client.ws("/ws") { inbound, outbound, _ in
+                var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                try await outbound.write(.text(#"{"reset": true}"#))
+                _ = try await nextText(&messages)
+            }
+        }
+        let lines = records.value.withLock { $0 }.filter { $0.message.hasPrefix("ws ") }
+        func id(_ message: String) -> String? {
+            lines.first { $0.message == message }.flatMap { $0.metadata["hb.request.id"].map { "\($0)" } }
+        }
+        #expect(id("ws text") == "conn-9-1", "\(lines)")
+        #expect(id("ws submit not stored") == "conn-9-2", "\(lines)")
+        #expect(id("ws refused: not a valid line") == "conn-9-3", "\(lines)")
+        let fresh = try #require(id("ws reset"), "\(lines)")
+        #expect(fresh.count == 34 && fresh.hasSuffix("-1") && fresh.dropLast(2).allSatisfy(\.isHexDigit), "\(fresh)")
+        #expect(lines.allSatisfy { $0.metadata["hb.request.id"] != nil }, "\(lines)")
         // What was typed is not logged.
         #expect(!records.value.withLock { $0 }.contains { $0.message.contains("secret") })
     }

@@ -91,5 +91,68 @@ struct RemoteProviderTests {
             #expect(remote.breaker.state == .closed)
         }
     }
+
+    /// `tokenFile`: the bearer token a server started with `--jwt-secret-file` requires, read from a file.
+    @Test func sendsTheBearerTokenOfItsTokenFile() async throws {
+        let fixture = try Fixture()
+        try Tokens.secret.write(toFile: fixture.folder + "/secret", atomically: true, encoding: .utf8)
+        let server = try await SpawnedServer(fixture, ["--jwt-secret-file", fixture.folder + "/secret"])
+        let token = try await Tokens.hs256("catalogue-reader")
+        try (token + "\n").write(toFile: fixture.folder + "/remote.token", atomically: true, encoding: .utf8)
+        var registry = ProviderRegistry.builtIn
+        registry.registerRemote()
+        func engine(_ extra: String) throws -> SuggestionEngine {
+            let path = fixture.folder + "/local.suggest.json"
+            try """
+                {"version": 1, "providers": [
+                  {"type": "remote", "url": "\(server.base)", "deadlineMilliseconds": 5000\(extra)}]}
+                """.write(toFile: path, atomically: true, encoding: .utf8)
+            return try EngineConfiguration(contentsOf: path, registry: registry).makeEngine()
+        }
+        // Relative to the configuration file; the trailing line break is not part of the token.
+        var session = TypingSession()
+        let answered = try await engine(#", "tokenFile": "remote.token""#)
+            .allSuggestions(for: SearchQuery(text: "py"), session: &session)
+        #expect(answered.diagnostics.errors == [])
+        #expect(answered.suggestions.map(\.title) == ["python", "pytest"])
+        // Without the token the server refuses.
+        var other = TypingSession()
+        let refused = try await engine("").allSuggestions(for: SearchQuery(text: "py"), session: &other)
+        #expect(refused.suggestions.isEmpty)
+        let report = try #require(refused.diagnostics.providers.first { $0.provider == "remote" })
+        guard case .failed(let message) = report.outcome else {
+            Issue.record("unexpected outcome \(report.outcome)")
+            return
+        }
+        #expect(message.contains("status 401"), "\(message)")
+        #expect(!message.contains(token))
+    }
+
+    @Test(arguments: [
+        (#", "tokenFile": "missing.token""#, "missing.token: cannot be read"),
+        (#", "tokenFile": "empty.token""#, "empty.token: the file is empty"),
+        (#", "tokenFile": "spaced.token""#, "a bearer token is visible ASCII only"),
+        (#", "tokenFile": """#, "tokenFile: expected a file path, found an empty string"),
+        (#", "tokenFile": "spaced.token", "user": "alice""#, "user: not with tokenFile"),
+    ])
+    func aTokenFileThatCannotBeUsedIsAnErrorNamingIt(_ extra: String, _ expected: String) throws {
+        let fixture = try Fixture()
+        try "  \n\t\n".write(toFile: fixture.folder + "/empty.token", atomically: true, encoding: .utf8)
+        try "two words".write(toFile: fixture.folder + "/spaced.token", atomically: true, encoding: .utf8)
+        var registry = ProviderRegistry.builtIn
+        registry.registerRemote()
+        let path = fixture.folder + "/local.suggest.json"
+        try """
+            {"version": 1, "providers": [{"type": "remote", "url": "http://127.0.0.1:1"\(extra)}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        do {
+            _ = try EngineConfiguration(contentsOf: path, registry: registry)
+            Issue.record("loaded: \(extra)")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains(expected), "\(text)")
+            #expect(text.contains(expected.hasPrefix("user") ? "providers[0].user" : "providers[0].tokenFile"), "\(text)")
+        }
+    }
 }
 #endif

@@ -64,6 +64,38 @@ struct SuggestServerTests {
         }
     }
 
+    /// `composing=` is the text an input method is still composing after `q`, as a batch line's `"composing"`.
+    @Test func suggestTakesTheTextBeingComposedAsBatchDoes() async throws {
+        let fixture = try Fixture()
+        let configuration = try fixture.configuration()
+        let server = SuggestServer(configuration: configuration, options: ServerOptions(maximumTextBytes: 8))
+        try await server.makeApplication().test(.router) { client in
+            let (status, body) = try await get(client, "/suggest?q=py&composing=t")
+            #expect(status == 200, "\(body)")
+            // The same answer as `suggest batch` gives for the line {"text": "py", "composing": "t"} (but the time).
+            var processor = BatchProcessor(engine: configuration.makeEngine())
+            var out = JSONBytes()
+            await processor.answer(Array(#"{"text":"py","composing":"t"}"#.utf8), into: &out)
+            var batch = object(out.bytes.string)
+            var served = object(body)
+            #expect(served["composing"] as? String == "t", "\(body)")
+            batch["micros"] = nil
+            served["micros"] = nil
+            #expect(NSDictionary(dictionary: batch).isEqual(to: served), "\(batch) \(served)")
+            // Without it the field holds "py" alone: a different answer.
+            #expect(object(try await get(client, "/suggest?q=py").body)["composing"] == nil)
+            // The limit counts both parts.
+            let long = try await get(client, "/suggest?q=pyth&composing=onic")
+            #expect(long.status == 200)
+            let tooLong = try await get(client, "/suggest?q=pyth&composing=onics")
+            #expect(tooLong.status == 414)
+            #expect(object(tooLong.body)["error"] as? String == "q and composing: longer than 8 UTF-8 bytes")
+            let misspelt = try await get(client, "/suggest?q=py&composig=t")
+            #expect(misspelt.status == 400)
+            #expect((object(misspelt.body)["error"] as? String)?.contains("did you mean \"composing\"") == true)
+        }
+    }
+
     /// The server believes `user=` here (`--insecure-user-parameter`); `IdentityTests` checks the real identities.
     static let insecure = ServerOptions(identity: .insecureUserParameter)
 
