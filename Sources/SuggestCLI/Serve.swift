@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Suggest
+import SuggestPostgres
 import SuggestServer
 import Synchronization
 
@@ -24,7 +25,8 @@ struct Serve: AsyncParsableCommand {
             clients). Limits (see the guide's "Limits"): --rate-limit per address and per user (default 50/s, \
             bursts of 100; 0 turns it off), request head and body timeouts, connection cap. SIGINT/SIGTERM stop it \
             gracefully (in-flight requests finish, recent searches are saved); exit status 74 when some users' recent \
-            searches could not be saved.
+            searches could not be saved. --users-database URL keeps them in PostgreSQL instead, shared by every \
+            replica (see the guide's "Running in production").
             """
     )
 
@@ -48,6 +50,15 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json); without it they stay in memory.")
     var usersFolder: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Per-user recent searches in PostgreSQL, shared by replicas (postgres://user@host:port/database; the password from PGPASSWORD); not with --users-folder.",
+            valueName: "url"))
+    var usersDatabase: String?
+
+    @Option(help: "With --users-database: how long a keystroke waits for its user's rows before it answers from memory, in milliseconds.")
+    var usersDatabaseWait = 50
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
@@ -170,6 +181,21 @@ struct Serve: AsyncParsableCommand {
                 "--host \(host): listening beyond loopback needs --allowed-host NAME (the Host names clients use; "
                     + "* accepts any)")
         }
+        if usersFolder != nil && usersDatabase != nil {
+            throw ValidationError(
+                "--users-folder and --users-database: give one (a folder keeps recent searches on this machine, a "
+                    + "database shares them between servers)")
+        }
+        if let usersDatabase {
+            do throws(PostgresSettingsError) {
+                _ = try PostgresConnectionSettings(url: usersDatabase)
+            } catch {
+                throw ValidationError("--users-database: \(error)")
+            }
+        }
+        guard (1...60_000).contains(usersDatabaseWait) else {
+            throw ValidationError("--users-database-wait \(usersDatabaseWait): expected 1 to 60000 milliseconds")
+        }
         if let usersFolder {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: usersFolder, isDirectory: &isDirectory), isDirectory.boolValue
@@ -218,12 +244,22 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: --demo-page: \(error)")
             throw ExitCode(1)
         }
+        var database: UsersDatabase? = nil
+        if let usersDatabase {
+            // Checked by validate().
+            let settings = try PostgresConnectionSettings(url: usersDatabase)
+            var databaseLogger = logger
+            databaseLogger[metadataKey: "database"] = "users"
+            database = UsersDatabase(
+                settings: settings, options: .init(keystrokeWait: .milliseconds(usersDatabaseWait)),
+                logger: databaseLogger)
+        }
         var options = ServerOptions(
                 host: host,
                 port: port,
                 maximumSessions: maxSessions,
                 sessionIdleTimeout: idle,
-                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder),
+                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder, recentsDatabase: database),
                 demoPage: page,
                 identity: identity,
                 allowedOrigins: allowOrigin,
@@ -254,8 +290,10 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: \(error)")
             failed = true
         }
-        // The shutdown saved every user's recents; what failed is tried once more here.
+        // The shutdown saved every user's recents (and wrote those queued for the users database); what failed is
+        // tried once more here.
         let lost = server.saveBeforeExit()
+        database?.shutdown()
         if lost > 0 {
             Console.error(
                 "error: the recent searches of \(lost) user\(lost == 1 ? "" : "s") could not be saved and are lost "

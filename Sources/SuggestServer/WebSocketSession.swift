@@ -23,13 +23,20 @@ struct WebSocketSession: Sendable {
     /// Waits until the client may send its next message (nil: no rate limit).
     var admission: (@Sendable () async -> Void)? = nil
     /// What a `submit` acknowledgement says about the user's recents (``SubmitReceipt``).
-    let receipt: @Sendable () -> SubmitReceipt
+    let receipt: @Sendable () async -> SubmitReceipt
+    /// Before each keystroke (a users database's check for other replicas' writes): a note for the diagnostics of
+    /// the answers that follow, nil when there is nothing to say.
+    var beforeKeystroke: (@Sendable () async -> String?)? = nil
+    /// After a `select` (a users database's write of a recorded selection).
+    var afterSelect: (@Sendable () async -> Void)? = nil
 
     /// What the reader and the writer share.
     struct Shared: Sendable {
         /// The last answer sent and its query (for `select`).
         var lastQuery = SearchQuery()
         var lastResult: SuggestionResult? = nil
+        /// ``beforeKeystroke``'s last note.
+        var note: String? = nil
     }
 
     final class Box: Sendable {
@@ -50,7 +57,9 @@ struct WebSocketSession: Sendable {
                     }
                     shared.state.withLock { $0.lastResult = result }
                     metrics.providers(of: result)
-                    try await outbound.write(.text(JSONWriter.result(ClientText.redacted(result) ?? result, text: text)))
+                    var shown = ClientText.redacted(result) ?? result
+                    if let note = shared.state.withLock({ $0.note }) { shown.diagnostics.notes.append(note) }
+                    try await outbound.write(.text(JSONWriter.result(shown, text: text)))
                 }
             }
             defer { queries.finish() }
@@ -68,6 +77,10 @@ struct WebSocketSession: Sendable {
                     continue
                 }
                 if case .text(let text) = command.action {
+                    if let beforeKeystroke {
+                        let note = await beforeKeystroke()
+                        shared.state.withLock { $0.note = note }
+                    }
                     let query = command.query
                     shared.state.withLock { $0.lastQuery = query }
                     queries.offer(query, text: text)
@@ -78,9 +91,10 @@ struct WebSocketSession: Sendable {
                 var out = JSONBytes(capacity: 64)
                 await processor.answer(command, into: &out)
                 if case .submit(let text) = command.action {
-                    try await outbound.write(.text(receipt().json(submitted: text)))
+                    try await outbound.write(.text(await receipt().json(submitted: text)))
                     continue
                 }
+                if case .select = command.action, let afterSelect { await afterSelect() }
                 try await outbound.write(.text(out.bytes.string))
             }
             queries.finish()
