@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import PostgresNIO
 import Suggest
@@ -372,6 +373,112 @@ struct UsersDatabaseOptionTests {
             fixture, ["--users-database", "postgres://u@h/d", "--users-database-wait", "0"])
         #expect(status != 0)
         #expect(error.contains("--users-database-wait 0: expected 1 to 60000 milliseconds"), "\(error)")
+    }
+}
+#endif
+#if Server
+/// The built `suggest serve --users-database`: its exit status says whether every submit reached the database.
+@Suite(.enabled(if: UsersTestDatabase.isAvailable, UsersTestDatabase.skipReason))
+struct UsersDatabaseExitStatusTests {
+    /// The test database's URL through `port` on loopback.
+    static func url(port: UInt16) throws -> String {
+        let settings = try UsersTestDatabase.settings()
+        return "postgres://\(settings.user)@127.0.0.1:\(port)/\(settings.database ?? settings.user)?sslmode=disable"
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func submitsQueuedWhileTheDatabaseWasDownAreWrittenAtTheLatestAtShutdown() async throws {
+        let fixture = try Fixture()
+        let direct = try UsersTestDatabase.settings()
+        // Not started yet: the database cannot be reached.
+        let proxy = try TCPProxy(upstreamHost: direct.host, upstreamPort: UInt16(direct.port))
+        defer { proxy.stop() }
+        let server = try await SpawnedServer(
+            fixture, ["--insecure-user-parameter", "--users-database", try Self.url(port: proxy.port)])
+        let user = newUser("late")
+        let answer = try await server.post("/submit?user=\(user)", #"{"text": "pandas merge"}"#)
+        #expect(answer.status == 202, "\(answer)")
+        #expect(object(answer.body)["stored"] as? Bool == false)
+        #expect(!answer.body.contains("\(proxy.port)") && !answer.body.contains("127.0.0.1"), "\(answer)")
+        try proxy.start()
+        server.process.interrupt()
+        await ServeExitStatusTests.waitForExit(server.process)
+        #expect(server.process.terminationStatus == 0, "\(server.standardError)")
+        try await UsersTestDatabase.withClient { client in
+            let stored = try await UsersTestDatabase.stored(user: user, client: client)
+            #expect(stored == ["pandas merge": 1])
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func submitsNeverWrittenExit74() async throws {
+        let fixture = try Fixture()
+        let direct = try UsersTestDatabase.settings()
+        let proxy = try TCPProxy(upstreamHost: direct.host, upstreamPort: UInt16(direct.port))
+        let server = try await SpawnedServer(
+            fixture, ["--insecure-user-parameter", "--users-database", try Self.url(port: proxy.port)])
+        for user in ["alice", "bob"] {
+            let answer = try await server.post("/submit?user=\(newUser(user))", #"{"text": "pandas merge"}"#)
+            #expect(answer.status == 202, "\(answer)")
+        }
+        // A keystroke answers from memory meanwhile, and says so.
+        let keystroke = try await server.get("/suggest?q=pa&user=carol")
+        #expect(keystroke.status == 200)
+        #expect(keystroke.body.contains("recent searches from this server's memory"), "\(keystroke)")
+        server.process.interrupt()
+        await ServeExitStatusTests.waitForExit(server.process)
+        #expect(server.process.terminationStatus == 74)
+        let error = server.standardError
+        #expect(error.contains("error: the recent searches of 2 users could not be saved and are lost"), "\(error)")
+    }
+}
+
+/// A users database whose schema a newer suggest made is left alone.
+@Suite(.enabled(if: UsersTestDatabase.isAvailable, UsersTestDatabase.skipReason))
+struct UsersDatabaseSchemaTests {
+    @Test func aNewerSchemaIsRefusedAndNothingIsWritten() async throws {
+        let name = "suggest_newer_\(UInt32.random(in: 0...UInt32.max))"
+        try await UsersTestDatabase.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        }
+        var settings = try UsersTestDatabase.settings()
+        settings.database = name
+        let newer = PostgresClient(
+            configuration: settings.clientConfiguration(maximumConnections: 1),
+            backgroundLogger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let runner = Task { await newer.run() }
+        try await newer.query(
+            "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())")
+        try await newer.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 2)")
+        let database = UsersDatabase(settings: settings, options: .init(submitWait: .seconds(5), shutdownWait: .milliseconds(500)))
+        #expect(await database.prepare() == false)
+        let server = try replica(database)
+        try await server.makeApplication().test(.router) { client in
+            let answer = try await send(client, .post, "/submit?user=alice", #"{"text": "pandas merge"}"#)
+            #expect(answer.status == 202, "\(answer)")
+        }
+        try await ensureSchemaFails(database)
+        var tables: [String] = []
+        for try await table in try await newer.query(
+            "SELECT tablename FROM pg_tables WHERE tablename LIKE 'suggest_%' ORDER BY tablename"
+        ).decode(String.self) {
+            tables.append(table)
+        }
+        #expect(tables == ["suggest_schema_versions"])
+        database.shutdown()
+        runner.cancel()
+        try await Task.sleep(for: .milliseconds(200))
+        try await UsersTestDatabase.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        }
+    }
+
+    private func ensureSchemaFails(_ database: UsersDatabase) async throws {
+        await #expect {
+            try await database.ensureSchema()
+        } throws: { error in
+            "\(UsersDatabase.underlying(error))".contains("schema is version 2, newer than this suggest knows (1)")
+        }
     }
 }
 #endif

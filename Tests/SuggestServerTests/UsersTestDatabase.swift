@@ -21,6 +21,7 @@ enum UsersTestDatabase {
     static func settings() throws -> PostgresConnectionSettings { try PostgresConnectionSettings(url: url!) }
 
     /// Runs `body` with a client of the test database of its own (not the code under test's).
+    @discardableResult
     static func withClient<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
         let client = PostgresClient(
             configuration: try settings().clientConfiguration(maximumConnections: 2),

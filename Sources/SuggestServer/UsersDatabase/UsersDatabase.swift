@@ -493,16 +493,20 @@ public final class UsersDatabase: Sendable {
         let first = FirstOutcome<T>()
         return await withCheckedContinuation { continuation in
             first.wait(continuation)
-            let work = Task {
-                do {
-                    first.finish(.success(try await operation()))
-                } catch {
-                    first.finish(.failure(error))
-                }
-            }
-            Task {
+            let work = Mutex<Task<Void, Never>?>(nil)
+            let timer = Task {
                 try? await Task.sleep(for: limit)
-                if first.finish(nil) { work.cancel() }
+                if first.finish(nil) { work.withLock { $0?.cancel() } }
+            }
+            work.withLock {
+                $0 = Task {
+                    do {
+                        first.finish(.success(try await operation()))
+                    } catch {
+                        first.finish(.failure(error))
+                    }
+                    timer.cancel()
+                }
             }
         }
     }
