@@ -3,8 +3,11 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import WSCore
+import HummingbirdWSTesting
 import Logging
 import NIOCore
+import NIOWebSocket
 import PostgresNIO
 import Suggest
 import SuggestPostgres
@@ -39,10 +42,11 @@ private func configuration(capacity: Int = 100) throws -> EngineConfiguration {
 }
 
 /// A server keeping users' recents in `database`.
-private func replica(_ database: UsersDatabase, capacity: Int = 100) throws -> SuggestServer {
+private func replica(_ database: UsersDatabase, capacity: Int = 100, port: Int = 8080) throws -> SuggestServer {
     SuggestServer(
         configuration: try configuration(capacity: capacity),
-        options: ServerOptions(users: .init(recentsDatabase: database), identity: .insecureUserParameter, rateLimit: nil))
+        options: ServerOptions(
+            port: port, users: .init(recentsDatabase: database), identity: .insecureUserParameter, rateLimit: nil))
 }
 
 /// A user id no other test (or earlier run) uses.
@@ -77,6 +81,40 @@ struct UsersDatabaseTests {
                 _ = try await send(clientB, .post, "/submit?user=\(user)", #"{"text": "zebra finch"}"#)
                 let onA = try await send(clientA, .get, "/suggest?user=\(user)&q=zebra")
                 #expect(Set(recentTexts(onA.body)) == ["zebra crossing", "zebra finch"], "\(onA.body)")
+            }
+        }
+        try await UsersTestDatabase.withClient { client in
+            let stored = try await UsersTestDatabase.stored(user: user, client: client)
+            #expect(stored == ["zebra crossing": 1, "zebra finch": 1])
+        }
+    }
+
+    @Test func aWebSocketKeystrokeSeesAnotherReplicasSubmitAndItsOwnSubmitIsStored() async throws {
+        let settings = try UsersTestDatabase.settings()
+        let options = UsersDatabase.Options(keystrokeWait: .seconds(2))
+        let databaseA = UsersDatabase(settings: settings, options: options)
+        let databaseB = UsersDatabase(settings: settings, options: options)
+        defer { databaseA.shutdown(); databaseB.shutdown() }
+        let a = try replica(databaseA)
+        let b = try replica(databaseB, port: 0)
+        let user = newUser("socket")
+        try await a.makeApplication().test(.router) { clientA in
+            try await b.makeApplication().test(.live) { clientB in
+                _ = try await clientB.ws("/ws?user=\(user)") { inbound, outbound, _ in
+                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    try await outbound.write(.text(#"{"text": "zebr"}"#))
+                    let before = try await nextText(&messages)
+                    #expect(recentTexts(before).isEmpty, "\(before)")
+                    let submitted = try await send(clientA, .post, "/submit?user=\(user)", #"{"text": "zebra crossing"}"#)
+                    #expect(submitted.status == 200, "\(submitted)")
+                    try await outbound.write(.text(#"{"text": "zebra"}"#))
+                    let after = try await nextText(&messages)
+                    #expect(recentTexts(after) == ["zebra crossing"], "\(after)")
+                    try await outbound.write(.text(#"{"submit": "zebra finch"}"#))
+                    let receipt = try await nextText(&messages)
+                    #expect(receipt == #"{"submitted":"zebra finch","stored":true}"#)
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
             }
         }
         try await UsersTestDatabase.withClient { client in
