@@ -31,7 +31,8 @@ private func recentTexts(_ body: String) -> [String] {
 
 /// A configuration (recents with `capacity`, and a prefix dictionary) in a temporary folder.
 private func configuration(capacity: Int = 100) throws -> EngineConfiguration {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-usersdb-\(UUID().uuidString)").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-usersdb-\(UUID().uuidString)")
+        .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try "python\t900\npandas\t200\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
@@ -105,7 +106,8 @@ struct UsersDatabaseTests {
                     try await outbound.write(.text(#"{"text": "zebr"}"#))
                     let before = try await nextText(&messages)
                     #expect(recentTexts(before).isEmpty, "\(before)")
-                    let submitted = try await send(clientA, .post, "/submit?user=\(user)", #"{"text": "zebra crossing"}"#)
+                    let submitted = try await send(
+                        clientA, .post, "/submit?user=\(user)", #"{"text": "zebra crossing"}"#)
                     #expect(submitted.status == 200, "\(submitted)")
                     try await outbound.write(.text(#"{"text": "zebra"}"#))
                     let after = try await nextText(&messages)
@@ -224,11 +226,15 @@ struct UsersDatabaseTests {
                                 }
                                 let text = "s \(c) \(i)"
                                 let start = ContinuousClock.now
-                                let answer = try await send(client, .post, "/submit?user=\(user)", #"{"text": "\#(text)"}"#)
+                                let answer = try await send(
+                                    client, .post, "/submit?user=\(user)", #"{"text": "\#(text)"}"#)
                                 let end = ContinuousClock.now
                                 let stored = object(answer.body)["stored"] as? Bool
                                 tally.answers.withLock {
-                                    $0.append(Answer(user: user, text: text, status: answer.status, stored: stored, start: start, end: end))
+                                    $0.append(
+                                        Answer(
+                                            user: user, text: text, status: answer.status, stored: stored, start: start,
+                                            end: end))
                                 }
                                 try await Task.sleep(for: .milliseconds(100))
                             }
@@ -249,7 +255,9 @@ struct UsersDatabaseTests {
         // Submitted and answered while the database could not be reached: never stored:true.
         let duringOutage = all.filter { $0.start > window.start && $0.end < window.end }
         #expect(!duringOutage.isEmpty)
-        #expect(duringOutage.allSatisfy { $0.stored == false && $0.status == 202 }, "\(duringOutage.filter { $0.stored != false }.count) answered stored during the outage")
+        #expect(
+            duringOutage.allSatisfy { $0.stored == false && $0.status == 202 },
+            "\(duringOutage.filter { $0.stored != false }.count) answered stored during the outage")
         #expect(tally.notedKeystrokes.load(ordering: .relaxed) > 0)
         #expect(all.contains { $0.stored == true && $0.start > window.end })
         #expect(all.allSatisfy { ($0.stored == true && $0.status == 200) || ($0.stored == false && $0.status == 202) })
@@ -261,7 +269,10 @@ struct UsersDatabaseTests {
                 // Every submit is there (those answered stored:true were committed before their answer; the others
                 // were queued and written since), each exactly once.
                 for answer in submitted {
-                    #expect(stored[answer.text] == 1, "\(user): \(answer.text): \(stored[answer.text] ?? 0) uses stored (\(answer.stored.map { "\($0)" } ?? "?"))")
+                    #expect(
+                        stored[answer.text] == 1,
+                        "\(user): \(answer.text): \(stored[answer.text] ?? 0) uses stored (\(answer.stored.map { "\($0)" } ?? "?"))"
+                    )
                 }
                 #expect(stored.count == submitted.count)
             }
@@ -275,7 +286,8 @@ struct UsersDatabaseTests {
         settings.host = "127.0.0.1"
         settings.port = Int(silent.port)
         let database = UsersDatabase(
-            settings: settings, options: .init(
+            settings: settings,
+            options: .init(
                 keystrokeWait: .milliseconds(50), submitWait: .milliseconds(200), connectTimeout: .seconds(30),
                 shutdownWait: .milliseconds(500)))
         defer { database.shutdown() }
@@ -315,7 +327,8 @@ struct UsersDatabaseRowTests {
     @Test func storedSearchesRoundTrip() throws {
         let date = Date(timeIntervalSince1970: 1_790_000_000.25)
         let searches = [
-            RecentSearch(query: SearchQuery(text: "pandas", scope: "docs"), firstUsed: date, lastUsed: date, uses: 2, score: 1.5)
+            RecentSearch(
+                query: SearchQuery(text: "pandas", scope: "docs"), firstUsed: date, lastUsed: date, uses: 2, score: 1.5)
         ]
         let json = StoredSearch.encode(searches)
         #expect(try StoredSearch.decode(json) == searches)
@@ -323,8 +336,14 @@ struct UsersDatabaseRowTests {
 
     @Test(arguments: [
         ("{}", "not an array of searches"),
-        (#"[{"text":"a","uses":0,"score":1,"firstUsed":1,"lastUsed":2}]"#, "searches[0]: uses, score or times out of range"),
-        (#"[{"text":"a","uses":1,"score":1,"firstUsed":3,"lastUsed":2}]"#, "searches[0]: uses, score or times out of range"),
+        (
+            #"[{"text":"a","uses":0,"score":1,"firstUsed":1,"lastUsed":2}]"#,
+            "searches[0]: uses, score or times out of range"
+        ),
+        (
+            #"[{"text":"a","uses":1,"score":1,"firstUsed":3,"lastUsed":2}]"#,
+            "searches[0]: uses, score or times out of range"
+        ),
         (#"[{"text":"","uses":1,"score":1,"firstUsed":1,"lastUsed":2}]"#, "searches[0]: neither text nor tokens"),
     ])
     func aBadRowIsRefusedNamingTheEntry(json: String, message: String) {
@@ -365,7 +384,9 @@ final class SilentPort: Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = TCPProxy.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             close(fd)
@@ -488,9 +509,11 @@ struct UsersDatabaseSchemaTests {
             backgroundLogger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let runner = Task { await newer.run() }
         try await newer.query(
-            "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())")
+            "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())"
+        )
         try await newer.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 2)")
-        let database = UsersDatabase(settings: settings, options: .init(submitWait: .seconds(5), shutdownWait: .milliseconds(500)))
+        let database = UsersDatabase(
+            settings: settings, options: .init(submitWait: .seconds(5), shutdownWait: .milliseconds(500)))
         #expect(await database.prepare() == false)
         let server = try replica(database)
         try await server.makeApplication().test(.router) { client in

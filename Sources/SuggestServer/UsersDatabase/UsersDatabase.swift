@@ -100,7 +100,10 @@ public final class UsersDatabase: Sendable {
 
     /// A database of users' recents at `settings`; its pool starts connecting now, and queued changes are retried
     /// every ``Options/retryInterval`` until ``shutdown()``.
-    public init(settings: PostgresConnectionSettings, options: Options = Options(), logger: Logger = Logger(label: "suggest.users-database")) {
+    public init(
+        settings: PostgresConnectionSettings, options: Options = Options(),
+        logger: Logger = Logger(label: "suggest.users-database")
+    ) {
         let health = ConnectionHealth()
         let poolLogger = Logger(label: "suggest.users-database") { _ in HealthLogHandler(health: health) }
         let client = PostgresClient(
@@ -176,7 +179,8 @@ public final class UsersDatabase: Sendable {
             if current > Self.schemaVersion {
                 throw SchemaError(
                     description:
-                        "the users database's schema is version \(current), newer than this suggest knows (\(Self.schemaVersion)): upgrade suggest")
+                        "the users database's schema is version \(current), newer than this suggest knows (\(Self.schemaVersion)): upgrade suggest"
+                )
             }
             if current < 1 {
                 try await Self.run(
@@ -266,7 +270,9 @@ public final class UsersDatabase: Sendable {
             noteFailure(error)
             log("\(store.user): \(store.provider): recent searches not written to \(location) yet: \(describe(error))")
         case nil:
-            log("\(store.user): \(store.provider): recent searches not written to \(location) yet: no answer within \(limit)")
+            log(
+                "\(store.user): \(store.provider): recent searches not written to \(location) yet: no answer within \(limit)"
+            )
         }
     }
 
@@ -358,7 +364,8 @@ public final class UsersDatabase: Sendable {
 
     /// What a keystroke's diagnostics say when it answered from memory.
     enum Note {
-        static let unreachable = "recent searches from this server's memory: the users database is unreachable (retrying)"
+        static let unreachable =
+            "recent searches from this server's memory: the users database is unreachable (retrying)"
         static let busy = "recent searches from this server's memory: too many users database checks under way"
         static let failed = "recent searches from this server's memory: the users database check failed"
         static func late(_ wait: Duration) -> String {
@@ -420,11 +427,14 @@ public final class UsersDatabase: Sendable {
         }
     }
 
+    /// A row's version, and its searches when they were read.
+    typealias ReadRow = (version: Int64, searches: [RecentSearch]?)
+
     /// The versions of the user's rows, with the searches of those whose version differs from what the stores
     /// know (a second query, only then).
-    private func readRows(_ stores: [DatabaseRecentsStore]) async throws -> [String: (version: Int64, searches: [RecentSearch]?)] {
+    private func readRows(_ stores: [DatabaseRecentsStore]) async throws -> [String: ReadRow] {
         guard let user = stores.first?.user else { return [:] }
-        var rows: [String: (version: Int64, searches: [RecentSearch]?)] = [:]
+        var rows: [String: ReadRow] = [:]
         let versions = try await client.query(
             "SELECT provider, version FROM suggest_user_recents WHERE user_id = \(user)", logger: Self.silent)
         for try await (provider, version) in versions.decode((String, Int64).self) { rows[provider] = (version, nil) }
