@@ -23,29 +23,33 @@ private func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Metho
     ) { ($0.status.code, String(buffer: $0.body)) }
 }
 
-/// The texts of an answer's suggestions from the `"recent"` provider.
+/// The texts of an answer's suggestions from the `"recent"` provider (alone, or merged with another's).
 private func recentTexts(_ body: String) -> [String] {
-    (object(body)["suggestions"] as? [[String: Any]] ?? []).filter { $0["provider"] as? String == "recent" }
-        .compactMap { $0["text"] as? String }
+    (object(body)["suggestions"] as? [[String: Any]] ?? []).filter {
+        $0["provider"] as? String == "recent" || ($0["providers"] as? [String] ?? []).contains("recent")
+    }
+    .compactMap { $0["text"] as? String }
 }
 
 /// A configuration (recents with `capacity`, and a prefix dictionary) in a temporary folder.
-private func configuration(capacity: Int = 100) throws -> EngineConfiguration {
+private func configuration(capacity: Int = 100, recordSelections: Bool = false) throws -> EngineConfiguration {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-usersdb-\(UUID().uuidString)")
         .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try "python\t900\npandas\t200\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
     try """
-    {"version": 1, "providers": [{"type": "recent", "capacity": \(capacity)}, {"type": "prefix", "dictionary": "words.tsv"}]}
+    {"version": 1, "providers": [{"type": "recent", "capacity": \(capacity), "recordSelections": \(recordSelections)}, {"type": "prefix", "dictionary": "words.tsv"}]}
     """.write(toFile: folder + "/app.suggest.json", atomically: true, encoding: .utf8)
     return try EngineConfiguration(contentsOf: folder + "/app.suggest.json", registry: .builtIn)
 }
 
 /// A server keeping users' recents in `database`.
-private func replica(_ database: UsersDatabase, capacity: Int = 100, port: Int = 8080) throws -> SuggestServer {
+private func replica(_ database: UsersDatabase, capacity: Int = 100, recordSelections: Bool = false, port: Int = 8080)
+    throws -> SuggestServer
+{
     SuggestServer(
-        configuration: try configuration(capacity: capacity),
+        configuration: try configuration(capacity: capacity, recordSelections: recordSelections),
         options: ServerOptions(
             port: port, users: .init(recentsDatabase: database), identity: .insecureUserParameter, rateLimit: nil))
 }
@@ -122,6 +126,34 @@ struct UsersDatabaseTests {
         try await UsersTestDatabase.withClient { client in
             let stored = try await UsersTestDatabase.stored(user: user, client: client)
             #expect(stored == ["zebra crossing": 1, "zebra finch": 1])
+        }
+    }
+
+    @Test func aSelectionTheRecentsRecordIsWrittenAndSeenByTheOtherReplica() async throws {
+        let settings = try UsersTestDatabase.settings()
+        let options = UsersDatabase.Options(keystrokeWait: .seconds(2))
+        let databaseA = UsersDatabase(settings: settings, options: options)
+        let databaseB = UsersDatabase(settings: settings, options: options)
+        defer {
+            databaseA.shutdown()
+            databaseB.shutdown()
+        }
+        let a = try replica(databaseA, recordSelections: true)
+        let b = try replica(databaseB, recordSelections: true)
+        let user = newUser("chooser")
+        try await a.makeApplication().test(.router) { clientA in
+            try await b.makeApplication().test(.router) { clientB in
+                let shown = try await send(clientA, .get, "/suggest?user=\(user)&session=s1&q=pyt")
+                #expect(texts(shown.body).contains("python"), "\(shown.body)")
+                let selected = try await send(clientA, .post, "/select?user=\(user)&session=s1", #"{"text": "python"}"#)
+                #expect(selected.status == 200, "\(selected)")
+                let onB = try await send(clientB, .get, "/suggest?user=\(user)&q=py")
+                #expect(recentTexts(onB.body) == ["python"], "\(onB.body)")
+            }
+        }
+        try await UsersTestDatabase.withClient { client in
+            let stored = try await UsersTestDatabase.stored(user: user, client: client)
+            #expect(stored == ["python": 1])
         }
     }
 
