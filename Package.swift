@@ -147,6 +147,9 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: .when(traits: server)),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: server)),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: server)),
+                // `--users-database`: per-user recents in PostgreSQL, on SuggestPostgres's connection code.
+                .target(name: "SuggestPostgres", condition: .when(traits: server)),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: server)),
             ],
             // The page `suggest serve --demo-page` serves at `GET /` (`DemoPage.bundled()`).
             resources: [.copy("Resources/search-page.html")]
@@ -257,6 +260,8 @@ let package = Package(
             dependencies: [
                 "SuggestServer", "SuggestWire", "Suggest",
                 .target(name: "SuggestRemote", condition: .when(traits: server)),
+                .target(name: "SuggestPostgres", condition: .when(traits: server)),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: server)),
                 .target(name: "suggest", condition: .when(traits: server)),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: server)),
                 .product(

@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Suggest
+import SuggestPostgres
 import SuggestServer
 import Synchronization
 
@@ -25,7 +26,9 @@ struct Serve: AsyncParsableCommand {
             bursts of 100; 0 turns it off), request head and body timeouts, connection cap. SIGINT/SIGTERM stop it \
             gracefully (in-flight requests finish, recent and popular searches are saved); exit status 74 when some \
             users' recent searches or the popular searches could not be saved. A "popular" provider is shared by \
-            all users and counts identified users' submits (anonymous ones are not counted).
+            all users and counts identified users' submits (anonymous ones are not counted). --users-database URL \
+            keeps recent searches in PostgreSQL instead of --users-folder, shared by every replica (see the guide's \
+            "Running in production").
             """
     )
 
@@ -49,6 +52,15 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "A folder for per-user recent searches (PROVIDER/USER.json) and the popular searches of all users (PROVIDER/popular.json, unless the provider names a store); without it they stay in memory.")
     var usersFolder: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Per-user recent searches in PostgreSQL, shared by replicas (postgres://user@host:port/database; the password from PGPASSWORD); not with --users-folder.",
+            valueName: "url"))
+    var usersDatabase: String?
+
+    @Option(help: "With --users-database: how long a keystroke waits for its user's rows before it answers from memory, in milliseconds.")
+    var usersDatabaseWait = 50
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
@@ -171,6 +183,21 @@ struct Serve: AsyncParsableCommand {
                 "--host \(host): listening beyond loopback needs --allowed-host NAME (the Host names clients use; "
                     + "* accepts any)")
         }
+        if usersFolder != nil && usersDatabase != nil {
+            throw ValidationError(
+                "--users-folder and --users-database: give one (a folder keeps recent searches on this machine, a "
+                    + "database shares them between servers)")
+        }
+        if let usersDatabase {
+            do throws(PostgresSettingsError) {
+                _ = try PostgresConnectionSettings(url: usersDatabase)
+            } catch {
+                throw ValidationError("--users-database: \(error)")
+            }
+        }
+        guard (1...60_000).contains(usersDatabaseWait) else {
+            throw ValidationError("--users-database-wait \(usersDatabaseWait): expected 1 to 60000 milliseconds")
+        }
         if let usersFolder {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: usersFolder, isDirectory: &isDirectory), isDirectory.boolValue
@@ -219,12 +246,22 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: --demo-page: \(error)")
             throw ExitCode(1)
         }
+        var database: UsersDatabase? = nil
+        if let usersDatabase {
+            // Checked by validate().
+            let settings = try PostgresConnectionSettings(url: usersDatabase)
+            var databaseLogger = logger
+            databaseLogger[metadataKey: "database"] = "users"
+            database = UsersDatabase(
+                settings: settings, options: .init(keystrokeWait: .milliseconds(usersDatabaseWait)),
+                logger: databaseLogger)
+        }
         var options = ServerOptions(
                 host: host,
                 port: port,
                 maximumSessions: maxSessions,
                 sessionIdleTimeout: idle,
-                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder),
+                users: UserEngines.Options(maximumUsers: maxUsers, idleTimeout: idle, recentsFolder: usersFolder, recentsDatabase: database),
                 demoPage: page,
                 identity: identity,
                 allowedOrigins: allowOrigin,
@@ -255,8 +292,10 @@ struct Serve: AsyncParsableCommand {
             Console.error("error: \(error)")
             failed = true
         }
-        // The shutdown saved every user's recents; what failed is tried once more here.
+        // The shutdown saved every user's recents (and wrote those queued for the users database); what failed is
+        // tried once more here.
         let lost = server.saveBeforeExit()
+        database?.shutdown()
         if lost > 0 {
             Console.error(
                 "error: the recent searches of \(lost) user\(lost == 1 ? "" : "s") could not be saved and are lost "

@@ -1,23 +1,25 @@
 #if Server
 import Foundation
-import Logging
+package import Logging
 import Synchronization
 
 /// What the provider knows about its database between keystrokes: the last connection problem the pool reported
 /// (postgres-nio logs each failed connection attempt), cleared by the next query that succeeds.
-final class ConnectionHealth: Sendable {
-    struct Problem: Sendable {
-        var message: String
-        var since: ContinuousClock.Instant
+package final class ConnectionHealth: Sendable {
+    package struct Problem: Sendable {
+        package var message: String
+        package var since: ContinuousClock.Instant
     }
 
     private let problem = Mutex<Problem?>(nil)
     /// Whether a background probe (a `SELECT 1` that waits for the pool to reconnect) is under way.
     private let probing = Mutex(false)
 
-    var current: Problem? { problem.withLock { $0 } }
+    package init() {}
 
-    func failed(_ message: String) {
+    package var current: Problem? { problem.withLock { $0 } }
+
+    package func failed(_ message: String) {
         problem.withLock { current in
             if current == nil {
                 current = Problem(message: message, since: .now)
@@ -27,7 +29,7 @@ final class ConnectionHealth: Sendable {
         }
     }
 
-    func succeeded() { problem.withLock { $0 = nil } }
+    package func succeeded() { problem.withLock { $0 = nil } }
 
     /// True for the caller that may start a probe; ``probeEnded()`` lets the next one start.
     func claimProbe() -> Bool { probing.withLock { p in defer { p = true }; return !p } }
@@ -36,17 +38,19 @@ final class ConnectionHealth: Sendable {
 
 /// A `swift-log` handler for the pool's background logger: it records failed connection attempts in a
 /// ``ConnectionHealth`` (and prints nothing).
-struct HealthLogHandler: LogHandler {
+package struct HealthLogHandler: LogHandler {
     let health: ConnectionHealth
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .info
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package init(health: ConnectionHealth) { self.health = health }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         guard event.message.description == "Connection creation failed" else { return }
         let detail = event.metadata?["psql_error"] ?? event.metadata?["error"]
         health.failed(Self.shorten(detail.map { "\($0)" } ?? "connection failed"))

@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// Readable text for postgres-nio's errors (whose `description` hides everything on purpose): the server's message
 /// and SQLSTATE, or the connection problem underneath.
-enum PostgresErrorText {
-    static func describe(_ error: any Error) -> String {
+package enum PostgresErrorText {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
                 var text = message
@@ -19,7 +19,7 @@ enum PostgresErrorText {
     }
 
     /// ` (SQLSTATE 42P01)` for an error the server reported, else nothing.
-    static func sqlStateSuffix(of error: any Error) -> String {
+    package static func sqlStateSuffix(of error: any Error) -> String {
         guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState], isSQLState(state) else {
             return ""
         }
@@ -28,7 +28,7 @@ enum PostgresErrorText {
 
     /// What a client may be told about a connection problem: one of a few fixed phrases (with the SQLSTATE when
     /// the server gave one), never the server's message, which may name the user or the database.
-    static func publicReason(connectionProblem detail: String) -> String {
+    package static func publicReason(connectionProblem detail: String) -> String {
         let lowered = detail.lowercased()
         if let range = detail.range(of: "SQLSTATE ") {
             let state = String(detail[range.upperBound...].prefix(5))
@@ -41,7 +41,7 @@ enum PostgresErrorText {
     }
 
     /// Five digits or capital letters.
-    static func isSQLState(_ text: String) -> Bool {
+    package static func isSQLState(_ text: String) -> Bool {
         text.utf8.count == 5 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     }
 }

@@ -429,7 +429,7 @@ public final class PostgresProvider: ConfigurableProvider {
     static let silent = Logger(label: "suggest.postgres.query") { _ in SwiftLogNoOpLogHandler() }
 
     /// Whether `error` is about reaching the database (not about a query).
-    static func isConnectionProblem(_ error: any Error) -> Bool {
+    package static func isConnectionProblem(_ error: any Error) -> Bool {
         guard let error = error as? PSQLError else { return true }
         if error.serverInfo != nil {
             // 08xxx connection exceptions, 57P0x shutdown and recovery, 53300 too many connections.

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// The process's open-file limit (`RLIMIT_NOFILE`), which bounds how many connections the server can hold.
-public enum DescriptorLimit {
+public enum DescriptorLimit: Sendable {
     /// Raises the soft open-file limit to the hard one (on Darwin, to at most `OPEN_MAX`).
     /// - Returns: the soft limit now in force (nil when it cannot be read).
     @discardableResult

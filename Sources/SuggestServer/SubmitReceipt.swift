@@ -12,12 +12,17 @@ import SuggestCore
 /// - ``unsaved(_:)``: writing failed (a read-only or full users folder, …): the searches are held in memory,
 ///   written with the user's next change, at eviction or at shutdown. `POST /submit` answers 202; the failure is
 ///   logged with the file's path and counted in `suggest_submits_unsaved_total`.
+/// - ``queued``: the users database (`--users-database`) did not confirm the write in time or is down: the search
+///   is held in memory and written when the database answers. `POST /submit` answers 202; it is logged and counted
+///   in `suggest_submits_unsaved_total`.
 enum SubmitReceipt: Sendable, Equatable {
     case stored
     case memoryOnly(reason: String)
     /// The providers whose recents are not written, each with the store's message (which names the file: for the
     /// log only, never for the client).
     case unsaved([Problem])
+    /// Not confirmed by the users database (yet): queued in memory.
+    case queued
 
     struct Problem: Sendable, Equatable {
         var provider: String
@@ -27,6 +32,10 @@ enum SubmitReceipt: Sendable, Equatable {
     /// What the client is told when writing failed: no path, no system message.
     static let unsavedReason =
         "recent searches could not be written: they are kept in memory and written with the next change or at shutdown"
+
+    /// What the client is told when the users database did not confirm the write: nothing about the database.
+    static let queuedReason =
+        "the users database did not confirm the write: the search is kept in memory and written when the database answers"
 
     /// The state of `engine`'s recents right after a submit.
     ///
@@ -49,10 +58,12 @@ enum SubmitReceipt: Sendable, Equatable {
 
     var isStored: Bool { self == .stored }
 
-    /// Whether writing failed (`POST /submit` answers 202 Accepted: held in memory, not on disk).
+    /// Whether writing failed or is not confirmed (`POST /submit` answers 202 Accepted: held in memory, not stored).
     var isUnsaved: Bool {
-        if case .unsaved = self { return true }
-        return false
+        switch self {
+        case .unsaved, .queued: return true
+        case .stored, .memoryOnly: return false
+        }
     }
 
     /// The acknowledgement: `{"submitted":TEXT,"stored":true}`, or `"stored":false` with a `"reason"`.
@@ -62,6 +73,7 @@ enum SubmitReceipt: Sendable, Equatable {
         case .stored: return head + "true}"
         case .memoryOnly(let reason): return head + "false,\"reason\":" + JSONWriter.quoted(reason) + "}"
         case .unsaved: return head + "false,\"reason\":" + JSONWriter.quoted(Self.unsavedReason) + "}"
+        case .queued: return head + "false,\"reason\":" + JSONWriter.quoted(Self.queuedReason) + "}"
         }
     }
 }

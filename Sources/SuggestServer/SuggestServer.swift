@@ -248,6 +248,11 @@ public final class SuggestServer: Sendable {
             engine = sharedEngine
             owner = .connection(context.channel)
         }
+        // With a users database: what other replicas wrote for this user, before the keystroke (bounded wait).
+        var note: String? = nil
+        if case .text = command.action, case .user(let user) = caller, let database = users.options.recentsDatabase {
+            note = await database.refresh(user: user, in: users)
+        }
         let now = ContinuousClock.now
         var processor =
             session.map { sessions.checkOut($0, owner: owner, engine: engine, now: now) } ?? BatchProcessor(engine: engine)
@@ -257,12 +262,22 @@ public final class SuggestServer: Sendable {
         if let session { sessions.checkIn(session, owner: owner, processor: processor, now: now) }
         switch command.action {
         case .submit(let text):
-            let acknowledgement = receipt(forSubmitOn: engine, user: caller.userID, logger: context.logger)
+            let acknowledgement = await receipt(forSubmitOn: engine, user: caller.userID, logger: context.logger)
             return .json(acknowledgement.json(submitted: text), status: acknowledgement.isUnsaved ? .accepted : .ok)
         case .text(let text):
-            if let result = processor.lastResult, let redacted = ClientText.redacted(result) {
-                return .json(JSONWriter.result(redacted, text: text))
+            if let result = processor.lastResult {
+                var shown = ClientText.redacted(result)
+                if let note {
+                    var noted = shown ?? result
+                    noted.diagnostics.notes.append(note)
+                    shown = noted
+                }
+                if let shown { return .json(JSONWriter.result(shown, text: text)) }
             }
+        case .select:
+            // A selection the recents record (`recordSelections`) is written as a submit is; its answer says nothing
+            // about storage.
+            if caller.userID != nil { _ = await writeQueued(of: engine) }
         default: break
         }
         return .json(out)
@@ -352,7 +367,11 @@ public final class SuggestServer: Sendable {
                 connectionID: SuggestRequestID.accepting(context.request.headers[SuggestRequestID.header])
                     ?? SuggestRequestID.make(),
                 logger: self.logger,
-                receipt: { logger in self.receipt(forSubmitOn: engine, user: caller.userID, logger: logger) })
+                receipt: { logger in await self.receipt(forSubmitOn: engine, user: caller.userID, logger: logger) })
+            if case .user(let user) = caller, let database = self.users.options.recentsDatabase {
+                session.beforeKeystroke = { await database.refresh(user: user, in: self.users) }
+                session.afterSelect = { _ = await self.writeQueued(of: engine) }
+            }
             if let limiter = self.rateLimiter {
                 let clients = self.rateLimitedClients(caller: caller, context: context.requestContext)
                 session.admission = {
@@ -386,11 +405,15 @@ public final class SuggestServer: Sendable {
 }
 
 /// Sweeps idle sessions and users every ``ServerOptions/sweepInterval``; at graceful shutdown (after the HTTP server
-/// has stopped, being before it in the service group) saves every user's recents.
+/// has stopped, being before it in the service group) saves every user's recents, and writes the changes queued for
+/// a users database (waiting at most `UsersDatabase.Options.shutdownWait`).
 struct Sweeper: Service {
     let server: SuggestServer
 
     func run() async throws {
+        // The users database's schema, made or migrated at start without holding up the service (a failure is
+        // logged, and the schema is tried again before the first read or write).
+        if let database = server.users.options.recentsDatabase { Task { await database.prepare() } }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             do {
                 try await cancelWhenGracefulShutdown { try await Task.sleep(for: server.options.sweepInterval) }
@@ -400,6 +423,12 @@ struct Sweeper: Service {
             server.sweep()
         }
         server.saveAll()
+        if let database = server.users.options.recentsDatabase {
+            let unwritten = await server.flushUsersDatabase(within: database.options.shutdownWait)
+            if !unwritten.isEmpty {
+                server.logger.error("recent searches not written to the users database at shutdown: \(unwritten.count) users")
+            }
+        }
         server.logger.debug("recent and popular searches saved")
     }
 }

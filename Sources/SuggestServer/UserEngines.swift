@@ -16,7 +16,8 @@ import Synchronization
 ///
 /// - **Per user:** each `"recent"` provider of the configuration is replaced by a new `RecentsProvider` with the
 ///   same id and options, keeping its searches in `recentsFolder/PROVIDER/USER.json` (see ``storePath(user:provider:)``
-///   and <doc:UserState>), or in memory only when there is no folder. The engine's selection counts live in the engine,
+///   and <doc:UserState>), or in PostgreSQL with ``Options/recentsDatabase`` (``UsersDatabase``), or in memory only
+///   when there is neither. The engine's selection counts live in the engine,
 ///   so they are per user too. The configuration's own `"store"` is not used (it would be one file for everybody).
 /// - **One user, one id:** user ids are put in Unicode Normalization Form C (``normalized(user:)``) before they name
 ///   anything, in memory or on disk: `é` written as one scalar or as `e` and U+0301 is one user.
@@ -43,13 +44,20 @@ public final class UserEngines: Sendable {
         /// A user unused for this long is evicted by ``UserEngines/evictIdle(now:)`` (default 30 minutes).
         public var idleTimeout: Duration
         /// The folder of the per-user recents files (and of the shared popular searches, when their provider names
-        /// no store); nil keeps them in memory only.
+        /// no store); nil keeps them in memory only (default nil).
         public var recentsFolder: String?
+        /// The PostgreSQL database of the per-user recents, shared by several servers (default nil). When set,
+        /// ``recentsFolder`` is not used (`suggest serve` refuses both at once).
+        public var recentsDatabase: UsersDatabase?
 
-        public init(maximumUsers: Int = 10_000, idleTimeout: Duration = .seconds(30 * 60), recentsFolder: String? = nil) {
+        public init(
+            maximumUsers: Int = 10_000, idleTimeout: Duration = .seconds(30 * 60), recentsFolder: String? = nil,
+            recentsDatabase: UsersDatabase? = nil
+        ) {
             self.maximumUsers = max(1, maximumUsers)
             self.idleTimeout = idleTimeout
             self.recentsFolder = recentsFolder
+            self.recentsDatabase = recentsDatabase
         }
     }
 
@@ -291,7 +299,7 @@ public final class UserEngines: Sendable {
     private func save(_ entries: [(String, Entry)]) -> (saved: [(String, Entry)], failures: [SaveFailure]) {
         guard !entries.isEmpty else { return ([], []) }
         // A provider folder that was missing or could not be made before (a full or read-only disk since fixed).
-        if options.recentsFolder != nil { makeProviderFolders() }
+        if options.recentsFolder != nil && options.recentsDatabase == nil { makeProviderFolders() }
         var saved: [(String, Entry)] = []
         var failures: [SaveFailure] = []
         for (user, entry) in entries {
@@ -317,7 +325,11 @@ public final class UserEngines: Sendable {
             if let popular = slot.provider as? PopularProvider { return popularSlot(slot, popular, user: user) }
             guard let shared = slot.provider as? RecentsProvider else { return slot }
             var store: (any RecentsStore)? = nil
-            if let folder = options.recentsFolder, let user {
+            if let database = options.recentsDatabase, let user {
+                // Read by the user's first keystroke (`UsersDatabase.refresh(user:in:)`), never here: this is
+                // synchronous.
+                store = database.store(user: user, provider: shared.id, options: shared.options)
+            } else if let folder = options.recentsFolder, let user {
                 let path = Self.storePath(user: user, provider: shared.id, in: folder)
                 makeFolder(Self.providerFolder(shared.id, in: folder))
                 migrate(

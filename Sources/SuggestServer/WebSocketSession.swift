@@ -35,7 +35,12 @@ struct WebSocketSession: Sendable {
     var admission: (@Sendable () async -> Void)? = nil
     /// What a `submit` acknowledgement says about the user's recents (``SubmitReceipt``), logging through the given
     /// logger.
-    let receipt: @Sendable (Logger) -> SubmitReceipt
+    let receipt: @Sendable (Logger) async -> SubmitReceipt
+    /// Before each keystroke (a users database's check for other replicas' writes): a note for the diagnostics of
+    /// the answers that follow, nil when there is nothing to say.
+    var beforeKeystroke: (@Sendable () async -> String?)? = nil
+    /// After a `select` (a users database's write of a recorded selection).
+    var afterSelect: (@Sendable () async -> Void)? = nil
 
     /// The request id of the connection's message number `number` (from 1): `CONNECTION-N`.
     func messageID(_ number: Int) -> String { connectionID + "-" + String(number) }
@@ -52,6 +57,8 @@ struct WebSocketSession: Sendable {
         /// The last answer sent and its query (for `select`).
         var lastQuery = SearchQuery()
         var lastResult: SuggestionResult? = nil
+        /// ``beforeKeystroke``'s last note.
+        var note: String? = nil
     }
 
     final class Box: Sendable {
@@ -72,7 +79,9 @@ struct WebSocketSession: Sendable {
                     }
                     shared.state.withLock { $0.lastResult = result }
                     metrics.providers(of: result)
-                    try await outbound.write(.text(JSONWriter.result(ClientText.redacted(result) ?? result, text: text)))
+                    var shown = ClientText.redacted(result) ?? result
+                    if let note = shared.state.withLock({ $0.note }) { shown.diagnostics.notes.append(note) }
+                    try await outbound.write(.text(JSONWriter.result(shown, text: text)))
                 }
             }
             defer { queries.finish() }
@@ -95,6 +104,10 @@ struct WebSocketSession: Sendable {
                     continue
                 }
                 if case .text(let text) = command.action {
+                    if let beforeKeystroke {
+                        let note = await beforeKeystroke()
+                        shared.state.withLock { $0.note = note }
+                    }
                     let query = command.query
                     shared.state.withLock { $0.lastQuery = query }
                     queries.offer(query, text: text)
@@ -106,13 +119,15 @@ struct WebSocketSession: Sendable {
                 var out = JSONBytes(capacity: 64)
                 await processor.answer(command, into: &out)
                 if case .submit(let text) = command.action {
-                    let acknowledgement = receipt(log)
+                    let acknowledgement = await receipt(log)
                     log.debug("ws submit \(acknowledgement.isStored ? "stored" : "not stored")")
                     try await outbound.write(.text(acknowledgement.json(submitted: text)))
                     continue
                 }
                 switch command.action {
-                case .select: log.debug("ws select")
+                case .select:
+                    log.debug("ws select")
+                    if let afterSelect { await afterSelect() }
                 case .reset: log.debug("ws reset")
                 default: break
                 }
