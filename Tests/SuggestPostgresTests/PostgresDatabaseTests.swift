@@ -78,11 +78,30 @@ struct PostgresDatabaseTests {
         }
     }
 
+    /// Drops the test's table: a cleanup, so a connection refused or reset (a loaded machine, many tests connecting
+    /// at once) is tried again, up to three times.
     static func drop(_ catalogue: PostgresCatalogue) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: try TestDatabase.settings().connectionConfiguration(), id: 2, logger: Logger(label: "test"))
-        try await connection.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(catalogue.quoted)"), logger: Logger(label: "test"))
-        try await connection.close()
+        var attempt = 1
+        while true {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: try TestDatabase.settings().connectionConfiguration(), id: 2,
+                    logger: Logger(label: "test"))
+                do {
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(catalogue.quoted)"), logger: Logger(label: "test"))
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+                return
+            } catch {
+                guard attempt < 3 else { throw error }
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(300))
+            }
+        }
     }
 
     static func ask(_ provider: PostgresProvider, _ text: String, scope: String? = nil, limit: Int = 10) async throws
