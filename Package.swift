@@ -258,7 +258,7 @@ let package = Package(
         .testTarget(
             name: "SuggestServerTests",
             dependencies: [
-                "SuggestServer", "SuggestWire", "Suggest",
+                "SuggestServer", "SuggestWire", "Suggest", "SuggestTestSupport",
                 .target(name: "SuggestRemote", condition: .when(traits: server)),
                 .target(name: "SuggestPostgres", condition: .when(traits: server)),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: server)),
@@ -275,10 +275,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SuggestRemoteTests", dependencies: ["SuggestRemote", "SuggestCore"]),
+        // Loopback sockets shared by the database tests (a proxy that cuts the database off, a silent port).
+        .target(name: "SuggestTestSupport", path: "Tests/SuggestTestSupport"),
         .testTarget(
             name: "SuggestPostgresTests",
             dependencies: [
-                "SuggestPostgres", "SuggestCore",
+                "SuggestPostgres", "SuggestCore", "SuggestTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: server)),
             ]
         ),

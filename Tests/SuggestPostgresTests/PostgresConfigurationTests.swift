@@ -2,6 +2,7 @@
 import Foundation
 import PostgresNIO
 import SuggestCore
+import SuggestTestSupport
 import Testing
 @testable import SuggestPostgres
 

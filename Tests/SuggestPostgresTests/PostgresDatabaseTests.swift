@@ -5,6 +5,7 @@ import PostgresNIO
 import SuggestCore
 import SuggestIndex
 import Synchronization
+import SuggestTestSupport
 import Testing
 @testable import SuggestPostgres
 

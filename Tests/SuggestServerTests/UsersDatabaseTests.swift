@@ -13,6 +13,7 @@ import Suggest
 import SuggestPostgres
 import Synchronization
 @testable import SuggestServer
+import SuggestTestSupport
 import Testing
 
 private func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil)
