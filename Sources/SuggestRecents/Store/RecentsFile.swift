@@ -9,8 +9,9 @@ import SuggestCore
 ///                  "scope": "Docs", "uses": 3, "score": 2.4,
 ///                  "firstUsed": 1795308000.0, "lastUsed": 1795394400.0 } ] }
 /// ```
-/// Times are seconds since 1970 (UTC); `score` is the frecency at `lastUsed`.
-struct RecentsFile: Codable {
+/// Times are seconds since 1970 (UTC); `score` is the frecency at `lastUsed`. A users database keeps the same
+/// entries, as a JSON array (``encodeEntries(_:)``, ``decodeEntries(_:label:)``).
+package struct RecentsFile: Codable {
     struct Header: Decodable {
         var version: Int
     }
@@ -64,13 +65,18 @@ struct RecentsFile: Codable {
         entries = searches.map(Entry.init)
     }
 
-    /// The search an entry stands for, checked.
-    static func search(_ entry: Entry) throws(EntryProblem) -> RecentSearch {
+    /// Why `entry` is not a search, nil when it is one.
+    static func fault(of entry: Entry) -> String? {
         guard entry.uses >= 1, entry.score.isFinite, entry.score > 0, entry.firstUsed.isFinite,
-            entry.lastUsed.isFinite, entry.firstUsed <= entry.lastUsed,
-            !entry.text.isEmpty || !(entry.tokens ?? []).isEmpty
-        else { throw EntryProblem() }
-        return RecentSearch(
+            entry.lastUsed.isFinite, entry.firstUsed <= entry.lastUsed
+        else { return "uses, score or times out of range" }
+        guard !entry.text.isEmpty || !(entry.tokens ?? []).isEmpty else { return "neither text nor tokens" }
+        return nil
+    }
+
+    /// The search a checked entry stands for.
+    private static func unchecked(_ entry: Entry) -> RecentSearch {
+        RecentSearch(
             query: SearchQuery(text: entry.text, tokens: entry.tokens ?? [], scope: entry.scope.map { SearchScope($0) }),
             firstUsed: Date(timeIntervalSince1970: entry.firstUsed),
             lastUsed: Date(timeIntervalSince1970: entry.lastUsed),
@@ -79,8 +85,45 @@ struct RecentsFile: Codable {
         )
     }
 
+    /// The search an entry stands for, checked.
+    static func search(_ entry: Entry) throws(EntryProblem) -> RecentSearch {
+        if fault(of: entry) != nil { throw EntryProblem() }
+        return unchecked(entry)
+    }
+
+    /// The searches `entries` stand for, each checked; `label` names the array in the error (`entries[3]: …`).
+    static func searches(_ entries: [Entry], label: String) throws(Problem) -> [RecentSearch] {
+        var searches: [RecentSearch] = []
+        searches.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            if let fault = fault(of: entry) { throw .corrupt("\(label)[\(i)]: \(fault)") }
+            searches.append(unchecked(entry))
+        }
+        return searches
+    }
+
+    /// `searches` as a JSON array of entries, keys sorted.
+    package static func encodeEntries(_ searches: [RecentSearch]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // Plain values (strings, numbers, arrays): encoding cannot fail.
+        let data = (try? encoder.encode(searches.map(Entry.init))) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The searches of a JSON array of entries, each checked; `label` names the array in errors.
+    package static func decodeEntries(_ json: String, label: String) throws(Problem) -> [RecentSearch] {
+        let entries: [Entry]
+        do {
+            entries = try JSONDecoder().decode([Entry].self, from: Data(json.utf8))
+        } catch {
+            throw .corrupt("not an array of searches: \(error)")
+        }
+        return try searches(entries, label: label)
+    }
+
     /// What can go wrong reading a file.
-    enum Problem: Error {
+    package enum Problem: Error {
         case corrupt(String)
         case newerVersion(Int)
     }
@@ -107,27 +150,7 @@ struct RecentsFile: Codable {
         } catch {
             throw .corrupt(describe(error))
         }
-        var searches: [RecentSearch] = []
-        searches.reserveCapacity(file.entries.count)
-        for (i, entry) in file.entries.enumerated() {
-            guard entry.uses >= 1, entry.score.isFinite, entry.score > 0, entry.firstUsed.isFinite,
-                entry.lastUsed.isFinite, entry.firstUsed <= entry.lastUsed
-            else {
-                throw .corrupt("entries[\(i)]: uses, score or times out of range")
-            }
-            guard !entry.text.isEmpty || !(entry.tokens ?? []).isEmpty else {
-                throw .corrupt("entries[\(i)]: neither text nor tokens")
-            }
-            searches.append(
-                RecentSearch(
-                    query: SearchQuery(text: entry.text, tokens: entry.tokens ?? [], scope: entry.scope.map { SearchScope($0) }),
-                    firstUsed: Date(timeIntervalSince1970: entry.firstUsed),
-                    lastUsed: Date(timeIntervalSince1970: entry.lastUsed),
-                    uses: entry.uses,
-                    score: entry.score
-                )
-            )
-        }
+        let searches = try searches(file.entries, label: "entries")
         return (searches, file.journal)
     }
 
