@@ -314,7 +314,7 @@ struct UsersDatabaseTests {
 
     @Test func aTimedOutKeystrokeAnswersFromMemoryAndSaysSo() async throws {
         // A port that accepts connections and never answers: the check cannot finish.
-        let silent = try SilentPort()
+        let silent = try SilentListener()
         var settings = try UsersTestDatabase.settings()
         settings.host = "127.0.0.1"
         settings.port = Int(silent.port)
@@ -408,33 +408,6 @@ struct UsersDatabaseRowTests {
     }
 }
 
-/// A loopback port that accepts TCP connections and never answers.
-final class SilentPort: Sendable {
-    let port: UInt16
-    private let descriptor: Int32
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = TCPProxy.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        descriptor = fd
-    }
-
-    deinit { close(descriptor) }
-}
 #endif
 #if Server
 /// `suggest serve --users-database`'s option errors, each naming the option.
