@@ -143,9 +143,11 @@ class Server:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
         started = time.perf_counter()
+        environment = dict(os.environ)
+        environment.update(entry.split("=", 1) for entry in args.server_env)
         self.process = subprocess.Popen(
             [args.bin, "serve", "--config", config, "--port", "0", "--log-level", "warning"] + extra,
-            stdout=subprocess.PIPE, stderr=self.log, text=True, preexec_fn=limit)
+            stdout=subprocess.PIPE, stderr=self.log, text=True, preexec_fn=limit, env=environment)
         line = self.process.stdout.readline()
         if not line.startswith("listening on http://127.0.0.1:"):
             self.process.kill()
@@ -474,9 +476,12 @@ async def abuse_attack(server, args, light_started):
             fds.append(open_fds(server.pid))
             await asyncio.sleep(0.5)
 
+    # The light client alone first (its connection up, a baseline), then the attack: the heavy connections half a
+    # second before the rest, so that they hold connections of their own.
+    await asyncio.sleep(max(0.0, light_started + 1 + args.baseline - time.monotonic()))
     heavy_tasks = [asyncio.ensure_future(heavy_connection(server.port, stop, heavy, random.Random(args.seed + i), i))
                    for i in range(args.heavy)]
-    await asyncio.sleep(max(0.0, light_started + 2 - time.monotonic()))  # the light client's connection is up
+    await asyncio.sleep(0.5)
     attack_start = time.time()
     tasks = heavy_tasks + [asyncio.ensure_future(sample_fds())]
     tasks += [asyncio.ensure_future(idle_socket(server.port, stop, idle)) for _ in range(args.idle)]
@@ -498,7 +503,7 @@ def run_abuse(args):
     server = Server(args, extra, nofile=1024, label="abuse")
     header_timeout = 10.0
     light = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--light-client", str(server.port),
-                              "127.0.0.2", str(args.seconds + 4), args.names, str(args.seed)],
+                              "127.0.0.2", str(args.baseline + args.seconds + 3), args.names, str(args.seed)],
                              stdout=subprocess.PIPE, text=True)
     light_started = time.monotonic()
     cpu_before = cpu_seconds(server.pid)
@@ -515,9 +520,12 @@ def run_abuse(args):
         health = f"no answer ({error})"
     seconds, status = server.stop()
     during = [s for s in light_result["samples"] if attack_start <= s[0] < attack_end]
+    alone = sorted(s[1] for s in light_result["samples"] if s[0] < attack_start and s[2] == 200)
     ok = sorted(s[1] for s in during if s[2] == 200)
     failed = [s for s in during if s[2] != 200]
     p99 = percentile(ok, 99)
+    note(f"light client alone before the attack ({len(alone)} keystrokes): p50 {percentile(alone, 50) * 1000:.1f} ms, "
+         f"p99 {percentile(alone, 99) * 1000:.1f} ms")
     note(f"load average at the end {loadavg()}; server CPU {cpu_during:.1f} s in the run; server open files: "
          f"peak {max(fds) if fds else -1} (sampled every 0.5 s); after the attack GET /health: {health}; "
          f"SIGTERM: exit {status} in {seconds:.2f} s")
@@ -595,14 +603,15 @@ def run_users(args):
             for i in range(1, args.keys_per_user + 1):
                 plan.append((user, name[:i] if i <= len(name) else name + LETTERS[i % 26]))
         server = Server(args, ["--insecure-user-parameter", "--rate-limit", "0"], label=f"users-{distinct}")
-        cpu0 = cpu_seconds(server.pid)
+        cpu0, client0 = cpu_seconds(server.pid), time.process_time()
         seconds, errors = asyncio.run(typing_run(server.port, plan, args.connections))
-        cpu = cpu_seconds(server.pid) - cpu0
+        cpu, client = cpu_seconds(server.pid) - cpu0, time.process_time() - client0
         rss = rss_mb(server.pid)
         exit_seconds, status = server.stop()
         figures[distinct] = len(plan) / seconds
         note(f"{distinct} users: {len(plan)} keystrokes in {seconds:.1f} s = {len(plan) / seconds:.0f}/s; server CPU "
-             f"{cpu / len(plan) * 1e6:.0f} µs a keystroke; {errors} not 200; RSS at the end {rss:.0f} MB; "
+             f"{cpu / len(plan) * 1e6:.0f} µs a keystroke ({cpu / seconds:.2f} cores), the client's "
+             f"{client / len(plan) * 1e6:.0f} µs ({client / seconds:.2f} cores); {errors} not 200; RSS at the end {rss:.0f} MB; "
              f"SIGTERM: exit {status} in {exit_seconds:.2f} s; load average {loadavg()}")
     ratio = figures[args.users] / figures[1000]
     report(f"users: {args.users} distinct users against 1,000 (--max-users 10000, the default)",
@@ -679,6 +688,7 @@ async def flood_run(server, args):
     sent = time.perf_counter() - started
     # The server reads the messages and works on them for a moment (latest wins: one keystroke at a time, the newest
     # waiting one replacing the others); answers pile up unread.
+    cpu_written = cpu_seconds(server.pid)
     await asyncio.sleep(args.flood_for)
     # Closes without reading the answers (the unread answers make it a reset).
     writer.transport.abort()
@@ -688,13 +698,13 @@ async def flood_run(server, args):
     while time.perf_counter() - closed < 3:
         await asyncio.sleep(0.02)
         samples.append((time.perf_counter() - closed, cpu_seconds(server.pid)))
-    return drained, sent, cpu_start, cpu_close, samples
+    return drained, sent, cpu_start, cpu_written, cpu_close, samples
 
 
 def run_flood(args):
     print(f"4. flood: load average {loadavg()}", flush=True)
     server = Server(args, ["--rate-limit", "0"], label="flood")
-    drained, sent, cpu_start, cpu_close, samples = asyncio.run(flood_run(server, args))
+    drained, sent, cpu_start, cpu_written, cpu_close, samples = asyncio.run(flood_run(server, args))
     at = lambda t: next((c for s, c in samples if s >= t), samples[-1][1])
     last_growth = 0.0
     previous = cpu_close
@@ -706,7 +716,7 @@ def run_flood(args):
     seconds, status = server.stop()
     note(f"{args.flood} messages written in {sent:.2f} s ({'all' if drained else 'not all'} taken by the server); "
          f"closed {args.flood_for:.1f} s later; server CPU from the first message to the close "
-         f"{cpu_close - cpu_start:.2f} s; in the first second after the close "
+         f"{cpu_close - cpu_start:.2f} s ({cpu_close - cpu_written:.2f} s of it after the last was written); in the first second after the close "
          f"{at(1.0) - cpu_close:.2f} s; from 1 s to 3 s after it {after1:.2f} s; SIGTERM: exit {status}")
     report(f"flood: CPU after a WebSocket flood of {args.flood} keystrokes closes",
            f"last CPU tick {last_growth * 1000:.0f} ms after the close (sampled every 20 ms, ticks of "
@@ -750,7 +760,7 @@ async def rss_run(server, args, names):
     start = rss_mb(server.pid)
     sampling = asyncio.ensure_future(sampler())
     rng = random.Random(args.seed)
-    failures, opened = 0, 0
+    failures, opened, progression = 0, 0, []
     started = time.perf_counter()
     while opened < args.websockets:
         batch = min(args.batch, args.websockets - opened)
@@ -759,23 +769,26 @@ async def rss_run(server, args, names):
             for i in range(batch)), return_exceptions=True)
         failures += sum(1 for r in results if isinstance(r, BaseException))
         opened += batch
+        if opened % 6000 < batch:
+            progression.append((opened, rss_mb(server.pid)))
     elapsed = time.perf_counter() - started
     after_last = rss_mb(server.pid)
     await asyncio.sleep(args.settle)
     done.set()
     await sampling
     end = rss_mb(server.pid)
-    return start, peak[0], after_last, end, failures, elapsed
+    return start, peak[0], after_last, end, failures, elapsed, progression
 
 
 def run_rss(args):
     print(f"5. rss: load average {loadavg()}", flush=True)
     names = read_names(args.names, 20000)
     server = Server(args, ["--rate-limit", "0"], label="rss")
-    start, peak, after_last, end, failures, elapsed = asyncio.run(rss_run(server, args, names))
+    start, peak, after_last, end, failures, elapsed, progression = asyncio.run(rss_run(server, args, names))
     seconds, status = server.stop()
     note(f"{args.websockets} WebSockets in batches of {args.batch} in {elapsed:.1f} s ({failures} failed); RSS right "
          f"after the last batch {after_last:.1f} MB; SIGTERM: exit {status}; load average {loadavg()}")
+    note("RSS after each 6,000: " + ", ".join(f"{n}: {mb:.0f} MB" for n, mb in progression))
     report(f"rss: {args.websockets} WebSockets opened and closed",
            f"start {start:.1f} MB, peak {peak:.1f} MB, end {end:.1f} MB after {args.settle:.0f} s "
            f"({end - start:+.1f} MB, {(end / start - 1) * 100:+.1f} %)",
@@ -797,6 +810,7 @@ def main():
     ap.add_argument("--only", default="abuse,users,sigterm,flood,rss")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=40, help="abuse: length of the attack")
+    ap.add_argument("--baseline", type=float, default=10, help="abuse: seconds of the light client alone first")
     ap.add_argument("--idle", type=int, default=2000)
     ap.add_argument("--slowloris", type=int, default=1000)
     ap.add_argument("--heavy", type=int, default=32)
@@ -810,6 +824,8 @@ def main():
                     help="flood: seconds between the last message written and the close")
     ap.add_argument("--websockets", type=int, default=36_000)
     ap.add_argument("--batch", type=int, default=500)
+    ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="an environment variable for the server (e.g. MALLOC_ARENA_MAX=2); repeatable")
     ap.add_argument("--settle", type=float, default=5)
     args = ap.parse_args()
     if not os.path.exists(args.names):
