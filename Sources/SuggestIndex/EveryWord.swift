@@ -1,7 +1,7 @@
 public import SuggestCore
 
 /// Whether every word of a query starts a word of a canonical key (folded, words separated by one space), and
-/// in which order: the check behind ``MatchTier/wordsInOrder`` and ``MatchTier/wordsAnyOrder``.
+/// in which order: the check behind `MatchTier.wordsInOrder` and `MatchTier.wordsAnyOrder`.
 ///
 /// Each query word must start a different word of the key. In order: each one a later key word than the one
 /// before ("dj re fr" → "django rest framework"). In any order: the query's longer words take their key words first

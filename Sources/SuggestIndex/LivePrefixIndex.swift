@@ -128,7 +128,7 @@ public final class LivePrefixIndex: Sendable {
         return matches
     }
 
-    /// ``search(_:limit:infix:buffer:)`` into `matches`, replacing its contents and keeping its memory. The text of
+    /// ``search(_:limit:infix:everyWord:buffer:)`` into `matches`, replacing its contents and keeping its memory. The text of
     /// a base entry that `matches` already held (the previous keystroke's completions, mostly the same entries) is
     /// reused rather than made again, so that a search over unchanged entries allocates nothing once `buffer` and
     /// `matches` have grown.

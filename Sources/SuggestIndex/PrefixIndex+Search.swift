@@ -61,8 +61,8 @@ extension PrefixIndex {
     /// Finds the best completions of a prepared query (its words joined by single spaces; the last word is a
     /// prefix unless the text ended with a separator).
     /// With `everyWord` (and `infix`), a query of several words that finds nothing this way finds entries where
-    /// every word starts a word of the key instead: in order (``MatchTier/wordsInOrder``), then in any order
-    /// (``MatchTier/wordsAnyOrder``), most popular first among the entries that start a word with the query's
+    /// every word starts a word of the key instead: in order (`MatchTier.wordsInOrder`), then in any order
+    /// (`MatchTier.wordsAnyOrder`), most popular first among the entries that start a word with the query's
     /// rarest word, looked at in popularity order until 128 of them in a row did not match (per run of keys: the
     /// work stays bounded, and typing in order, which finds something, pays nothing).
     public func search(

@@ -37,7 +37,7 @@ import Synchronization
 /// **Connections.** The provider made from a configuration (or ``init(id:settings:catalogue:deadline:options:maximumConnections:connectTimeout:wordSimilarityThreshold:probeTimeout:maximumQueries:logger:minimumInterval:)``)
 /// owns a `PostgresClient` (a pool of up to `maximumConnections`) and runs its `run()` in a task that ends when
 /// the provider is released. A server that manages its services itself (swift-service-lifecycle) passes its own
-/// client to ``init(id:client:catalogue:deadline:options:location:minimumInterval:)`` and runs it in its `ServiceGroup`.
+/// client to ``init(id:client:catalogue:deadline:options:location:maximumQueries:logger:minimumInterval:)`` and runs it in its `ServiceGroup`.
 public final class PostgresProvider: ConfigurableProvider {
     /// The provider's keys in a configuration; unknown keys and bad values are errors at their JSON path.
     ///

@@ -29,7 +29,7 @@ public struct BatchCommand: Hashable, Sendable {
 
     /// The search this command is about: its text (typed, submitted or selected; empty for `reset`) with the
     /// command's tokens and scope. A keystroke with text being composed (``composing``) has the committed text
-    /// followed by it, and its ``SearchQuery/markedRange`` covering it.
+    /// followed by it, and its `SearchQuery.markedRange` covering it.
     public var query: SearchQuery {
         let text: String
         switch action {

@@ -1,6 +1,6 @@
 /// How a suggestion matches the typed text. Suggestions are ranked by tier first, never by adding up scores:
 /// an exact match beats every prefix match, a prefix match beats every word-prefix match, and so on, in the order
-/// the cases are declared (``allCases``); raw values identify a tier, they do not order it.
+/// the cases are declared (`allCases`); raw values identify a tier, they do not order it.
 public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// The whole (normalized) text equals the query.
     case exact = 0

@@ -20,7 +20,7 @@ import Synchronization
 ///   user's first submit (a user who never submitted has no row), holding their searches as JSON (at most the
 ///   provider's `capacity`), a `version` raised by every write, and the ids of the last 1,024 changes written.
 /// - **Writes:** a submit (or a selection the provider records) changes the user's engine in memory at once and
-///   queues the change, with an id of its own, in the user's ``DatabaseRecentsStore``. The acknowledgement then
+///   queues the change, with an id of its own, in the user's `DatabaseRecentsStore`. The acknowledgement then
 ///   awaits the write (at most ``Options/submitWait``): in one transaction the row is locked, changes whose id it
 ///   already holds are skipped (a retry of a write whose commit was not confirmed changes nothing), the others
 ///   merged as the provider merges (`RecentsProvider.merged(_:applying:options:)`) and the row written with its
@@ -33,7 +33,7 @@ import Synchronization
 ///   (``flush(within:)``); what is still queued then makes `suggest serve` exit with status 74.
 ///
 /// No event-loop thread ever waits: every query is `async` on postgres-nio's pool, and the synchronous
-/// `RecentsStore` the providers call only queues (see ``DatabaseRecentsStore``).
+/// `RecentsStore` the providers call only queues (see `DatabaseRecentsStore`).
 public final class UsersDatabase: Sendable {
     /// Waits and sizes.
     public struct Options: Sendable {
