@@ -77,12 +77,17 @@ struct RemoteProviderTests {
         try await catalogue.makeApplication().test(.live) { client in
             let port = try #require(client.port)
             let remote = RemoteProvider(url: "http://127.0.0.1:\(port)", deadline: .seconds(5))
-            // As if the last three keystrokes had found it down.
-            for _ in 0..<3 { remote.breaker.failed("connection refused", trial: false) }
             let engine = SuggestionEngine(providers: [remote])
             var session = TypingSession()
+            // As if the last three keystrokes had found it down; the next keystroke comes right after.
+            for _ in 0..<3 { remote.breaker.failed("connection refused", trial: false) }
+            let opened = ContinuousClock.now
             let skipped = await engine.allSuggestions(for: SearchQuery(text: "py"), session: &session)
-            #expect(skipped.diagnostics.errors.first?.contains("not asked") == true, "\(skipped.diagnostics.errors)")
+            // Within the first pause (half a second) it is not asked; a machine so loaded that the keystroke came
+            // later would rightly have asked it (the trial), which the rest of the test covers.
+            if ContinuousClock.now - opened < .milliseconds(400) {
+                #expect(skipped.diagnostics.errors.first?.contains("not asked") == true, "\(skipped.diagnostics.errors)")
+            }
             // The first pause is half a second; the trial keystroke after it is answered.
             try await Task.sleep(for: .milliseconds(600))
             let answered = await engine.allSuggestions(for: SearchQuery(text: "py"), session: &session)
