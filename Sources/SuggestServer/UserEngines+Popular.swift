@@ -34,9 +34,7 @@ extension UserEngines {
             guard let popular = slot.provider as? PopularProvider else { continue }
             if popular.store == nil, let folder {
                 // A folder that cannot be made shows as popular searches that cannot be saved.
-                try? FileManager.default.createDirectory(
-                    atPath: providerFolder(popular.id, in: folder), withIntermediateDirectories: false,
-                    attributes: [.posixPermissions: 0o700])
+                makeFolder(providerFolder(popular.id, in: folder))
                 let path = popularStorePath(provider: popular.id, in: folder)
                 shared[popular.id] = PopularProvider(
                     id: popular.id, store: PopularFileStore(path: path), options: popular.options)
@@ -82,9 +80,7 @@ extension UserEngines {
                 (provider.store as? PopularFileStore)?.path == Self.popularStorePath(provider: provider.id, in: folder)
             {
                 // A folder that could not be made before (a full or read-only disk since fixed).
-                try? FileManager.default.createDirectory(
-                    atPath: Self.providerFolder(provider.id, in: folder), withIntermediateDirectories: false,
-                    attributes: [.posixPermissions: 0o700])
+                Self.makeFolder(Self.providerFolder(provider.id, in: folder))
             }
             do {
                 try provider.synchronize()

@@ -83,7 +83,7 @@ extension UserEngines {
     }
 
     /// Makes `path` (one level) unless it exists; a failure shows later as recents that cannot be saved.
-    func makeFolder(_ path: String) {
+    static func makeFolder(_ path: String) {
         _ = mkdir(path, 0o700)
     }
 
@@ -91,7 +91,7 @@ extension UserEngines {
     func makeProviderFolders() {
         guard let folder = options.recentsFolder else { return }
         for slot in configuration.slots {
-            if let recents = slot.provider as? RecentsProvider { makeFolder(Self.providerFolder(recents.id, in: folder)) }
+            if let recents = slot.provider as? RecentsProvider { Self.makeFolder(Self.providerFolder(recents.id, in: folder)) }
         }
     }
 

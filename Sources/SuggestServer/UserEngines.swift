@@ -331,7 +331,7 @@ public final class UserEngines: Sendable {
                 store = database.store(user: user, provider: shared.id, options: shared.options)
             } else if let folder = options.recentsFolder, let user {
                 let path = Self.storePath(user: user, provider: shared.id, in: folder)
-                makeFolder(Self.providerFolder(shared.id, in: folder))
+                Self.makeFolder(Self.providerFolder(shared.id, in: folder))
                 migrate(
                     Self.legacyStorePaths(
                         user: user, given: given ?? user, provider: shared.id, isFirst: recents.isEmpty, in: folder),
