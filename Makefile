@@ -45,19 +45,22 @@ serve: setup
 	  --demo-page
 
 # The server side's tests against a throwaway cluster on 127.0.0.1:$${SUGGEST_PG_PORT:-54329}, stopped on exit; then
-# the reconnection test alone with the real server stopped and started (other tests would see it gone), and the users
-# database suites by themselves.
+# the reconnection test alone with the real server stopped and started (other tests would see it gone), the users
+# database suites by themselves, and the closed-WebSocket memory test by itself.
 SERVER_TESTS = SuggestServerTests|SuggestRemoteTests|SuggestPostgresTests|ImportCommandTests
 # The users database suites (two replicas, 64 clients, spawned servers), run by themselves last: their load would
 # slow the timing-sensitive tests (rate limits, breakers) beside them.
 ALONE_TESTS = UsersDatabase
+# Counts process-wide objects, so nothing else may run beside it.
+COUNTING_TESTS = ClosedWebSocketMemory
 test-server: setup
 	bash .ci/postgres.sh install
 	set -e; eval "$$(bash .ci/postgres.sh start)"; trap 'bash .ci/postgres.sh stop' EXIT; \
-	  SUGGEST_REQUIRE_POSTGRES=1 $(SWIFT) test $(SERVER_FLAGS) --filter '$(SERVER_TESTS)' --skip '$(ALONE_TESTS)'; \
+	  SUGGEST_REQUIRE_POSTGRES=1 $(SWIFT) test $(SERVER_FLAGS) --filter '$(SERVER_TESTS)' --skip '$(ALONE_TESTS)|$(COUNTING_TESTS)'; \
 	  SUGGEST_TEST_POSTGRES_CTL="bash $(CURDIR)/.ci/postgres.sh" \
 	    $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter itReconnectsWhenTheDatabaseIsBack; \
-	  $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter '$(ALONE_TESTS)'
+	  $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter '$(ALONE_TESTS)'; \
+	  $(SWIFT) test $(SERVER_FLAGS) --skip-build --filter '$(COUNTING_TESTS)'
 
 # Tests/Browser/search_page_test.py: starts `suggest serve --demo-page` and drives the page in a headless Chromium
 # (as root too: --no-sandbox); every wait has a timeout and the run stops itself after 300 s.
