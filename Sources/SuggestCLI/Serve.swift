@@ -62,6 +62,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "With --users-database: how long a keystroke waits for its user's rows before it answers from memory, in milliseconds.")
     var usersDatabaseWait = 50
 
+    @Option(help: "With --users-database: changes waiting to be written (the database is down) at most, across users; a submit beyond them is acknowledged not stored and never written, and the exit status is 74.")
+    var usersDatabaseQueue = 100_000
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -195,6 +198,9 @@ struct Serve: AsyncParsableCommand {
                 throw ValidationError("--users-database: \(error)")
             }
         }
+        guard usersDatabaseQueue >= 1 else {
+            throw ValidationError("--users-database-queue \(usersDatabaseQueue): expected at least 1")
+        }
         guard (1...60_000).contains(usersDatabaseWait) else {
             throw ValidationError("--users-database-wait \(usersDatabaseWait): expected 1 to 60000 milliseconds")
         }
@@ -253,7 +259,9 @@ struct Serve: AsyncParsableCommand {
             var databaseLogger = logger
             databaseLogger[metadataKey: "database"] = "users"
             database = UsersDatabase(
-                settings: settings, options: .init(keystrokeWait: .milliseconds(usersDatabaseWait)),
+                settings: settings,
+                options: .init(
+                    keystrokeWait: .milliseconds(usersDatabaseWait), maximumQueuedChanges: usersDatabaseQueue),
                 logger: databaseLogger)
         }
         var options = ServerOptions(

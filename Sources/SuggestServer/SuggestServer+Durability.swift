@@ -55,7 +55,8 @@ extension SuggestServer {
     /// the run or in the shutdown save), logging each failure with its path.
     /// - Returns: how many users' recent searches are lost: still not saved now, or dropped during the run
     ///   (``UserEngines/usersLost``). 0 when everything is on disk (or recents are kept in memory only).
-    ///   With a users database: the users whose changes it has not confirmed (after ``flushUsersDatabase(within:)``).
+    ///   With a users database: the users whose changes it has not confirmed (after ``flushUsersDatabase(within:)``),
+    ///   or who lost changes beyond `UsersDatabase.Options.maximumQueuedChanges`.
     public func saveBeforeExit() -> Int {
         let failures = users.saveAll()
         for failure in failures { logger.error("\(failure)") }
@@ -65,6 +66,13 @@ extension SuggestServer {
             for user in unwritten {
                 logger.error("\(user): recent searches not written to the users database (\(database.location)): lost")
             }
+            let overflowed = database.usersWithLostChanges
+            if !overflowed.isEmpty {
+                logger.error(
+                    "\(database.lostChanges) changes of \(overflowed.count) users were never written to the users database (\(database.location)): more than \(database.options.maximumQueuedChanges) waited while it was down"
+                )
+            }
+            unwritten += overflowed
         }
         return Set(failures.map(\.user) + unwritten).count + users.usersLost
     }

@@ -477,6 +477,50 @@ struct UsersDatabaseExitStatusTests {
         }
     }
 
+    /// While the database is down, at most `--users-database-queue` changes wait; a submit beyond them is never
+    /// written, and the exit status says something was lost.
+    @Test(.timeLimit(.minutes(1)))
+    func changesBeyondTheQueueBoundAreNeverWrittenAndExit74() async throws {
+        let fixture = try Fixture()
+        let direct = try UsersTestDatabase.settings()
+        let proxy = try TCPProxy(upstreamHost: direct.host, upstreamPort: UInt16(direct.port))
+        defer { proxy.stop() }
+        let server = try await SpawnedServer(
+            fixture,
+            [
+                "--insecure-user-parameter", "--users-database", try Self.url(port: proxy.port),
+                "--users-database-queue", "2",
+            ])
+        let user = newUser("bounded")
+        for text in ["first search", "second search", "third search"] {
+            let answer = try await server.post("/submit?user=\(user)", #"{"text": "\#(text)"}"#)
+            #expect(answer.status == 202, "\(answer)")
+            #expect(object(answer.body)["stored"] as? Bool == false)
+        }
+        // The third is in memory all the same.
+        let keystroke = try await server.get("/suggest?q=third&user=\(user)")
+        #expect(keystroke.body.contains("third search"), "\(keystroke)")
+        try proxy.start()
+        server.process.interrupt()
+        await ServeExitStatusTests.waitForExit(server.process)
+        #expect(server.process.terminationStatus == 74, "\(server.standardError)")
+        #expect(
+            server.standardError.contains("1 changes of 1 users were never written to the users database"),
+            "\(server.standardError)")
+        try await UsersTestDatabase.withClient { client in
+            let stored = try await UsersTestDatabase.stored(user: user, client: client)
+            #expect(stored == ["first search": 1, "second search": 1])
+        }
+    }
+
+    @Test func aQueueBoundBelowOneIsRefused() async throws {
+        let fixture = try Fixture()
+        let (status, error) = try await SpawnedServer.failure(
+            fixture, ["--users-database", "postgres://u@127.0.0.1:1/d", "--users-database-queue", "0"])
+        #expect(status != 0)
+        #expect(error.contains("--users-database-queue 0: expected at least 1"), "\(error)")
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func submitsNeverWrittenExit74() async throws {
         let fixture = try Fixture()

@@ -33,19 +33,24 @@ final class DatabaseRecentsStore: RecentsStore {
         var lastSequence = 0
         /// Every change up to this sequence number is written.
         var writtenThrough = 0
+        /// The sequence number of the last change that found no room in the outbox (0: none): it is never written.
+        var lastLost = 0
     }
 
     let user: String
     let provider: String
     let options: RecentsProvider.Options
     let state = Mutex(State())
+    /// Room in all stores' outboxes.
+    let budget: QueueBudget
     /// Told when the outbox goes from empty to not empty.
     private let onQueued: @Sendable (DatabaseRecentsStore) -> Void
 
     init(
-        user: String, provider: String, options: RecentsProvider.Options,
+        user: String, provider: String, options: RecentsProvider.Options, budget: QueueBudget = QueueBudget(),
         onQueued: @escaping @Sendable (DatabaseRecentsStore) -> Void
     ) {
+        self.budget = budget
         self.user = user
         self.provider = provider
         self.options = options
@@ -76,10 +81,16 @@ final class DatabaseRecentsStore: RecentsStore {
             let wasEmpty = state.outbox.isEmpty
             for change in changes {
                 state.lastSequence += 1
-                state.outbox.append(Queued(id: UUID(), sequence: state.lastSequence, change: change))
+                if budget.reserve() {
+                    state.outbox.append(Queued(id: UUID(), sequence: state.lastSequence, change: change))
+                } else {
+                    // Shown until the database's searches are read again, never written.
+                    state.lastLost = state.lastSequence
+                    budget.lose(user: user)
+                }
             }
             state.view = try merge(base)
-            return wasEmpty && !changes.isEmpty
+            return wasEmpty && !state.outbox.isEmpty
         }
         if wasEmpty { onQueued(self) }
         return state.withLock { $0.view }
@@ -93,8 +104,11 @@ final class DatabaseRecentsStore: RecentsStore {
     /// The sequence number of the last change queued.
     var lastSequence: Int { state.withLock { $0.lastSequence } }
 
-    /// Whether every change up to `sequence` is written.
-    func isWritten(through sequence: Int) -> Bool { state.withLock { $0.writtenThrough >= sequence } }
+    /// Whether every change up to `sequence` is written: never for the last change that found no room, nor for an
+    /// earlier one asked about after it (its answer errs towards "not stored").
+    func isWritten(through sequence: Int) -> Bool {
+        state.withLock { $0.writtenThrough >= sequence && sequence > $0.lastLost }
+    }
 
     /// How many changes wait to be written.
     var queuedCount: Int { state.withLock { $0.outbox.count } }
@@ -102,7 +116,9 @@ final class DatabaseRecentsStore: RecentsStore {
     /// The database confirmed every change up to `through`; it now holds `searches` at `version`.
     func written(through: Int, version: Int64, searches: [RecentSearch]) {
         state.withLock { state in
+            let before = state.outbox.count
             state.outbox.removeAll { $0.sequence <= through }
+            budget.release(before - state.outbox.count)
             state.writtenThrough = max(state.writtenThrough, through)
             if state.version.map({ $0 < version }) ?? true {
                 state.version = version
@@ -131,5 +147,43 @@ final class DatabaseRecentsStore: RecentsStore {
     var hasFresh: Bool { state.withLock { $0.fresh != nil } }
 
     var version: Int64? { state.withLock { $0.version } }
+}
+
+/// Room for changes waiting to be written, shared by every ``DatabaseRecentsStore`` of one ``UsersDatabase``
+/// (``UsersDatabase/Options/maximumQueuedChanges``), and the changes that found none.
+final class QueueBudget: Sendable {
+    let limit: Int
+    private let used = Atomic<Int>(0)
+    private let lostCount = Atomic<Int>(0)
+    private let lostUsers = Mutex<Set<String>>([])
+
+    init(limit: Int = .max) { self.limit = limit }
+
+    /// Takes room for one change; false when there is none.
+    func reserve() -> Bool {
+        var current = used.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = used.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    /// Gives back the room of `count` written changes.
+    func release(_ count: Int) {
+        if count > 0 { used.subtract(count, ordering: .relaxed) }
+    }
+
+    /// A change of `user`'s found no room.
+    func lose(user: String) {
+        lostCount.add(1, ordering: .relaxed)
+        lostUsers.withLock { _ = $0.insert(user) }
+    }
+
+    var queued: Int { used.load(ordering: .relaxed) }
+    var lost: Int { lostCount.load(ordering: .relaxed) }
+    var usersWithLostChanges: [String] { lostUsers.withLock { Array($0) } }
 }
 #endif

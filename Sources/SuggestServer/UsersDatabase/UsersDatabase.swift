@@ -55,6 +55,10 @@ public final class UsersDatabase: Sendable {
         /// Keystroke checks under way at once at most; a keystroke beyond them answers from memory at once (default
         /// 64).
         public var maximumChecks: Int
+        /// Changes waiting to be written, across all users, at most (default 100,000). While the database is down
+        /// for long, a change beyond them is applied in memory but never written: its submit is acknowledged
+        /// `"stored": false`, and `suggest serve` exits with status 74 (``lostChanges``).
+        public var maximumQueuedChanges: Int
 
         public init(
             keystrokeWait: Duration = .milliseconds(50),
@@ -63,7 +67,8 @@ public final class UsersDatabase: Sendable {
             maximumConnections: Int = 4,
             connectTimeout: Duration = .seconds(5),
             shutdownWait: Duration = .seconds(10),
-            maximumChecks: Int = 64
+            maximumChecks: Int = 64,
+            maximumQueuedChanges: Int = 100_000
         ) {
             self.shutdownWait = shutdownWait
             self.keystrokeWait = keystrokeWait
@@ -72,6 +77,7 @@ public final class UsersDatabase: Sendable {
             self.maximumConnections = max(1, maximumConnections)
             self.connectTimeout = connectTimeout
             self.maximumChecks = max(1, maximumChecks)
+            self.maximumQueuedChanges = max(1, maximumQueuedChanges)
         }
     }
 
@@ -95,6 +101,8 @@ public final class UsersDatabase: Sendable {
     private let schemaReady = Mutex(false)
     /// Stores with changes not written yet, by user and provider.
     private let queued = Mutex<[String: DatabaseRecentsStore]>([:])
+    /// Room in the stores' outboxes (``Options/maximumQueuedChanges``).
+    let queueBudget: QueueBudget
     private let checksUnderWay = Atomic<Int>(0)
     private let lastLogged = Mutex<String?>(nil)
 
@@ -114,6 +122,7 @@ public final class UsersDatabase: Sendable {
         self.client = client
         self.health = health
         self.options = options
+        self.queueBudget = QueueBudget(limit: options.maximumQueuedChanges)
         self.location = settings.displayName
         self.logger = logger
         self.runner = Task { await client.run() }
@@ -218,7 +227,8 @@ public final class UsersDatabase: Sendable {
         let key = Self.key(user: user, provider: provider)
         return queued.withLock { queued in
             if let store = queued[key] { return store }
-            return DatabaseRecentsStore(user: user, provider: provider, options: options) { [weak self] store in
+            return DatabaseRecentsStore(user: user, provider: provider, options: options, budget: queueBudget) {
+                [weak self] store in
                 self?.queued.withLock { $0[key] = store }
             }
         }
@@ -231,6 +241,13 @@ public final class UsersDatabase: Sendable {
 
     /// How many changes wait to be written.
     public var queuedChanges: Int { queued.withLock { $0.values.reduce(0) { $0 + $1.queuedCount } } }
+
+    /// How many changes were never queued because ``Options/maximumQueuedChanges`` were waiting: they are lost to
+    /// the database (their submits were acknowledged `"stored": false`).
+    public var lostChanges: Int { queueBudget.lost }
+
+    /// The users who lost changes that way, in no order.
+    public var usersWithLostChanges: [String] { queueBudget.usersWithLostChanges }
 
     /// Forgets a store whose changes are all written (unless one was queued meanwhile).
     private func settle(_ store: DatabaseRecentsStore) {
