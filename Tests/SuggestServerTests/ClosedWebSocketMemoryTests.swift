@@ -39,5 +39,17 @@ struct ClosedWebSocketMemoryTests {
             #expect(left <= 0, "\(left) of \(sockets) closed WebSockets' contexts are still alive")
         }
     }
+
+    /// The sweep gives freed memory back to the system with glibc's `malloc_trim`, found at run time.
+    @Test func theSweepCanReturnFreedMemory() throws {
+        #if canImport(Glibc)
+        let trim = try #require(SuggestServer.mallocTrim)
+        _ = trim(0)
+        #endif
+        let server = SuggestServer(
+            configuration: try Fixture().configuration(), options: ServerOptions(port: 0),
+            logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        server.sweep()
+    }
 }
 #endif

@@ -595,3 +595,110 @@ struct UsersDatabaseSchemaTests {
     }
 }
 #endif
+
+#if Server
+/// Two built `suggest serve` processes on one database, 64 clients alternating between them while the database is
+/// paused (every byte held, connections open) and resumed in the middle.
+@Suite(.enabled(if: UsersTestDatabase.isAvailable, UsersTestDatabase.skipReason), .timeLimit(.minutes(3)))
+struct UsersDatabaseReplicaProcessTests {
+    /// How long the clients type and submit (`SUGGEST_REPLICA_SECONDS`, default 30); the database is paused for the
+    /// middle sixth of it.
+    static var seconds: Double {
+        ProcessInfo.processInfo.environment["SUGGEST_REPLICA_SECONDS"].flatMap(Double.init) ?? 30
+    }
+
+    struct Answer: Sendable {
+        var user: String
+        var text: String
+        var status: Int
+        var stored: Bool?
+        var start: ContinuousClock.Instant
+        var end: ContinuousClock.Instant
+    }
+
+    @Test func everySubmitAnsweredStoredIsInTheDatabaseOnceAndTheRestAfterShutdown() async throws {
+        let fixture = try Fixture()
+        let direct = try UsersTestDatabase.settings()
+        let proxy = try TCPProxy(upstreamHost: direct.host, upstreamPort: UInt16(direct.port))
+        try proxy.start()
+        defer { proxy.resume(); proxy.stop() }
+        let arguments = [
+            "--insecure-user-parameter", "--rate-limit", "0", "--users-database",
+            try UsersDatabaseExitStatusTests.url(port: proxy.port),
+        ]
+        let replicas = [try await SpawnedServer(fixture, arguments), try await SpawnedServer(fixture, arguments)]
+        let users = (0..<64).map { newUser("replica\($0)") }
+        let seconds = Self.seconds
+        let begin = ContinuousClock.now
+        let pause = (start: begin + .seconds(seconds * 5 / 12), end: begin + .seconds(seconds * 7 / 12))
+        final class Tally: Sendable {
+            let answers = Mutex<[Answer]>([])
+            let failedKeystrokes = Mutex<[String]>([])
+        }
+        let tally = Tally()
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await Task.sleep(until: pause.start)
+                proxy.pause()
+                try await Task.sleep(until: pause.end)
+                proxy.resume()
+            }
+            for (c, user) in users.enumerated() {
+                group.addTask {
+                    var i = 0
+                    while ContinuousClock.now - begin < .seconds(seconds) {
+                        let replica = replicas[(c + i) % 2]
+                        let keystroke = try await replica.get("/suggest?user=\(user)&q=s")
+                        if keystroke.status != 200 { tally.failedKeystrokes.withLock { $0.append("\(keystroke)") } }
+                        let text = "s \(c) \(i)"
+                        let start = ContinuousClock.now
+                        let answer = try await replica.post("/submit?user=\(user)", #"{"text": "\#(text)"}"#)
+                        let stored = object(answer.body)["stored"] as? Bool
+                        let end = ContinuousClock.now
+                        tally.answers.withLock {
+                            $0.append(
+                                Answer(
+                                    user: user, text: text, status: answer.status, stored: stored, start: start,
+                                    end: end))
+                        }
+                        i += 1
+                        try await Task.sleep(for: .milliseconds(400))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // SIGINT: each replica writes what it still queues before it exits.
+        for replica in replicas { replica.process.interrupt() }
+        for replica in replicas {
+            await ServeExitStatusTests.waitForExit(replica.process)
+            #expect(replica.process.terminationStatus == 0, "\(replica.standardError)")
+        }
+
+        let all = tally.answers.withLock { $0 }
+        let failedKeystrokes = tally.failedKeystrokes.withLock { $0 }
+        #expect(failedKeystrokes.isEmpty, "\(failedKeystrokes.prefix(3))")
+        #expect(all.allSatisfy { ($0.status == 200 && $0.stored == true) || ($0.status == 202 && $0.stored == false) })
+        // Submitted and answered while the database was paused: never stored:true (its commit could not happen).
+        let duringPause = all.filter { $0.start > pause.start && $0.end < pause.end }
+        #expect(!duringPause.isEmpty)
+        #expect(duringPause.allSatisfy { $0.stored == false }, "\(duringPause.filter { $0.stored != false }.count)")
+        #expect(all.contains { $0.stored == true && $0.start > pause.end })
+        try await UsersTestDatabase.withClient { client in
+            for user in users {
+                let stored = try await UsersTestDatabase.stored(user: user, client: client) ?? [:]
+                let submitted = all.filter { $0.user == user }
+                // Each submit exactly once: those answered stored were committed before their answer, the others
+                // were written after the pause or at shutdown.
+                let wrong = submitted.filter { stored[$0.text] != 1 }
+                #expect(
+                    wrong.isEmpty,
+                    "\(user): \(wrong.prefix(3).map { "\($0.text): \(stored[$0.text] ?? 0) (\($0.stored.map { "\($0)" } ?? "?"))" })"
+                )
+                #expect(stored.count == submitted.count, "\(user): \(stored.count) stored, \(submitted.count) submitted")
+            }
+        }
+    }
+}
+#endif

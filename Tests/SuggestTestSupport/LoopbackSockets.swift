@@ -3,7 +3,8 @@
 public import Foundation
 
 /// A TCP forwarder on a loopback port to the test database: ``stop()`` closes the port and cuts every forwarded
-/// connection (the database "goes down"), ``start()`` listens again on the same port (it "comes back").
+/// connection (the database "goes down"), ``start()`` listens again on the same port (it "comes back"); ``pause()``
+/// holds every byte in both directions, connections staying open, as a stopped database would, until ``resume()``.
 public final class TCPProxy: @unchecked Sendable {
     public let port: UInt16
     public let upstreamHost: String
@@ -11,6 +12,8 @@ public final class TCPProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var listener: Int32 = -1
     private var sockets: Set<Int32> = []
+    private let gate = NSCondition()
+    private var paused = false
 
     public init(upstreamHost: String, upstreamPort: UInt16) throws {
         self.upstreamHost = upstreamHost
@@ -60,6 +63,25 @@ public final class TCPProxy: @unchecked Sendable {
         }
     }
 
+    /// Holds every byte read from now on (in both directions) until ``resume()``; connections stay open.
+    public func pause() {
+        gate.withLock { paused = true }
+    }
+
+    /// Forwards again what was held, and whatever comes next.
+    public func resume() {
+        gate.withLock {
+            paused = false
+            gate.broadcast()
+        }
+    }
+
+    private func waitWhilePaused() {
+        gate.withLock {
+            while paused { gate.wait() }
+        }
+    }
+
     private func acceptLoop(_ fd: Int32) {
         while true {
             let client = accept(fd, nil, nil)
@@ -89,6 +111,7 @@ public final class TCPProxy: @unchecked Sendable {
         while true {
             let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
             if n <= 0 { break }
+            waitWhilePaused()
             var offset = 0
             while offset < n {
                 let w = buffer.withUnsafeBytes { write(target, $0.baseAddress! + offset, n - offset) }
