@@ -27,8 +27,9 @@ struct Serve: AsyncParsableCommand {
             gracefully (in-flight requests finish, recent and popular searches are saved); exit status 74 when some \
             users' recent searches or the popular searches could not be saved. A "popular" provider is shared by \
             all users and counts identified users' submits (anonymous ones are not counted). --users-database URL \
-            keeps recent searches in PostgreSQL instead of --users-folder, shared by every replica (see the guide's \
-            "Running in production").
+            keeps recent searches and popular searches in PostgreSQL instead of --users-folder, shared by every \
+            replica (see the guide's "Running in production"); exit status 69 when it cannot be read at start for \
+            a popular provider.
             """
     )
 
@@ -263,6 +264,14 @@ struct Serve: AsyncParsableCommand {
                 options: .init(
                     keystrokeWait: .milliseconds(usersDatabaseWait), maximumQueuedChanges: usersDatabaseQueue),
                 logger: databaseLogger)
+            // Popular searches shared by the replicas: their salt and counts are read before the engines are made.
+            do {
+                try await database?.preparePopular(configuration)
+            } catch {
+                database?.shutdown()
+                Console.error("error: --users-database: \(error)")
+                throw ExitCode(Self.exitCodeUnavailable)
+            }
         }
         var options = ServerOptions(
                 host: host,
@@ -303,18 +312,23 @@ struct Serve: AsyncParsableCommand {
         // The shutdown saved every user's recents (and wrote those queued for the users database); what failed is
         // tried once more here.
         let lost = server.saveBeforeExit()
-        database?.shutdown()
         if lost > 0 {
             Console.error(
                 "error: the recent searches of \(lost) user\(lost == 1 ? "" : "s") could not be saved and are lost "
                     + "(the log above names the files and why)")
         }
-        let popularLost = server.savePopularBeforeExit()
+        var popularLost = server.savePopularBeforeExit()
+        if let unwritten = database?.unwrittenPopularSearches, unwritten > 0 {
+            Console.error(
+                "error: \(unwritten) popular search count\(unwritten == 1 ? "" : "s") could not be written to the users database and \(unwritten == 1 ? "is" : "are") lost")
+            popularLost += 1
+        }
         if popularLost > 0 {
             Console.error(
                 "error: the popular searches of \(popularLost) provider\(popularLost == 1 ? "" : "s") could not be saved "
                     + "and the counts since the last save are lost (the log above names the files and why)")
         }
+        database?.shutdown()
         if lost > 0 || popularLost > 0 { throw ExitCode(Self.exitCodeRecentsLost) }
         if failed { throw ExitCode(1) }
     }
@@ -322,6 +336,10 @@ struct Serve: AsyncParsableCommand {
     /// The exit status when some users' recent searches, or popular searches, could not be saved by the end (74,
     /// `EX_IOERR`).
     static let exitCodeRecentsLost: Int32 = 74
+
+    /// The exit status when the users database cannot be read at start for the shared popular searches (69,
+    /// EX_UNAVAILABLE).
+    static let exitCodeUnavailable: Int32 = 69
 
     /// A start-up problem with an option's value, named by the option (and the file).
     struct OptionProblem: Error, CustomStringConvertible {

@@ -76,6 +76,17 @@ struct PopularLedger: Sendable {
         rebaseIfNeeded(at: query.lastUsed.timeIntervalSince1970)
     }
 
+    /// Sets the entry of `key` to `query` as it is (a shared store's version of it), keeping its last `userMemory`
+    /// user hashes.
+    mutating func replace(_ query: PopularQuery, key: String, userMemory: Int) {
+        rebased = false
+        var query = query
+        query.userHashes = Array(query.userHashes.suffix(userMemory))
+        query.score = PopularMath.finite(query.score)
+        entries[key] = Entry(query: query, weight: weight(of: query))
+        rebaseIfNeeded(at: query.lastUsed.timeIntervalSince1970)
+    }
+
     /// Counts one search of `text` (already in display form, `key` its key) by the person whose hash is `user`, at
     /// `date` (seconds since 1970).
     /// - Parameter userMemory: how many of the most recent people an entry remembers (1 or more).

@@ -118,6 +118,20 @@ public final class PopularProvider: ConfigurableProvider {
     /// Half-life in seconds.
     let halfLife: Double
     let now: @Sendable () -> Date
+    /// Told of every search counted or repeated (see ``init(id:store:options:now:onCount:)``).
+    let onCount: (@Sendable (CountedSearch) -> Void)?
+
+    /// One search as ``record(_:user:hadResults:at:)`` counted it (``Outcome/counted``) or found it made already by
+    /// one of the last remembered people (``Outcome/repeatedByRecentUser``): what a store shared by several
+    /// processes needs to count it there too.
+    public struct CountedSearch: Hashable, Sendable {
+        /// The search in its display form.
+        public var text: String
+        /// The person's salted hash (never their id).
+        public var userHash: UInt32
+        /// When it was made.
+        public var date: Date
+    }
 
     struct State: Sendable {
         var ledger: PopularLedger
@@ -169,13 +183,17 @@ public final class PopularProvider: ConfigurableProvider {
     ///   - store: where the searches are kept (memory only if nil). Read once, here.
     ///   - options: the user threshold, capacity, decay, exclusions and the rest of its settings.
     ///   - now: the clock (tests pass their own).
+    ///   - onCount: told of every search counted or repeated by a recent person, on the thread that recorded it,
+    ///     after the provider's lock is released (a server sharing counts between processes sends them on).
     public init(
         id: String = "popular",
         store: (any PopularStore)? = nil,
         options: Options = Options(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        onCount: (@Sendable (CountedSearch) -> Void)? = nil
     ) {
         self.id = id
+        self.onCount = onCount
         self.store = store
         self.options = options
         self.now = now
@@ -250,10 +268,11 @@ public final class PopularProvider: ConfigurableProvider {
         let minUsers = options.minUsers
         let memory = options.userMemory
         let capacity = max(1, options.capacity)
-        let (outcome, compact): (Outcome, LivePrefixIndex?) = state.withLock { state in
+        let (outcome, compact, userHash): (Outcome, LivePrefixIndex?, UInt32) = state.withLock { state in
+            let userHash = state.salt.hash(user)
             let change = state.ledger.record(
-                text: display, key: key, user: state.salt.hash(user), at: time, userMemory: memory)
-            guard case .counted(_, let previousText) = change else { return (.repeatedByRecentUser, nil) }
+                text: display, key: key, user: userHash, at: time, userMemory: memory)
+            guard case .counted(_, let previousText) = change else { return (.repeatedByRecentUser, nil, userHash) }
             if state.ledger.rebased {
                 (state.index, state.indexedWeights) = Self.makeIndex(state.ledger, minUsers: minUsers)
                 state.top = nil
@@ -275,11 +294,44 @@ public final class PopularProvider: ConfigurableProvider {
             }
             state.changesSinceSave += 1
             let index = state.index
-            return (.counted, index.pendingChangeCount > Self.compactThreshold ? index : nil)
+            return (.counted, index.pendingChangeCount > Self.compactThreshold ? index : nil, userHash)
         }
         compact?.compact()
+        onCount?(CountedSearch(text: display, userHash: userHash, date: Date(timeIntervalSince1970: time)))
         if outcome == .counted, store != nil, options.savesEveryChange { try? save() }
         return outcome
+    }
+
+    /// Takes `queries` as they are now in a store shared with other processes: each replaces the search of the same
+    /// key (its counts, user hashes and text are the store's), and the shown searches are indexed again. Excluded
+    /// searches are skipped; past ``Options/capacity`` the least popular go.
+    /// - Complexity: O(n) in the searches kept when one of `queries` is or was shown, O(k) otherwise.
+    public func absorb(_ queries: [PopularQuery]) {
+        guard !queries.isEmpty else { return }
+        let minUsers = options.minUsers
+        let memory = options.userMemory
+        let capacity = max(1, options.capacity)
+        let exclusion = options.exclusion
+        state.withLock { state in
+            var shownChanged = false
+            for query in queries where !Self.excludes(query.text, exclusion) {
+                let key = PopularQuery.key(for: query.text)
+                guard !key.isEmpty else { continue }
+                let wasShown = (state.ledger.entries[key]?.query.users ?? 0) >= minUsers
+                state.ledger.replace(query, key: key, userMemory: memory)
+                if wasShown || query.users >= minUsers || state.ledger.rebased { shownChanged = true }
+            }
+            if !state.ledger.evict(toCapacity: capacity).isEmpty { shownChanged = true }
+            if shownChanged {
+                (state.index, state.indexedWeights) = Self.makeIndex(state.ledger, minUsers: minUsers)
+                state.top = nil
+            }
+        }
+    }
+
+    /// The salted hash this provider keeps for `user` (what ``CountedSearch/userHash`` holds).
+    public func userHash(of user: String) -> UInt32 {
+        state.withLock { $0.salt.hash(user) }
     }
 
     /// Counts one submitted search by `user` (the entry point for a server that sees every person's searches): its

@@ -12,10 +12,11 @@ public import Suggest
 /// - **Anonymous searches are not counted:** an engine of nobody's (``ephemeralEngine()``: an anonymous WebSocket
 ///   connection, anonymous HTTP requests) offers the popular searches but counts nothing, so that no client can
 ///   reach `minUsers` alone by opening connections.
-/// - **Kept** in the file the provider's `"store"` names, else with a users folder (``Options/recentsFolder``) in
-///   `FOLDER/PROVIDER/popular.json` (PROVIDER named by ``storeName(for:)``), else in memory only. The file is
-///   written after every counted search; a write that failed is tried again by ``savePopular()`` (at every sweep
-///   and at shutdown).
+/// - **Kept** in the file the provider's `"store"` names, else in the users database (``Options/recentsDatabase``,
+///   shared by replicas: see ``UsersDatabase/preparePopular(_:)``, which must read it before the engines are made),
+///   else with a users folder (``Options/recentsFolder``) in `FOLDER/PROVIDER/popular.json` (PROVIDER named by
+///   ``storeName(for:)``), else in memory only. The file is written after every counted search; a write that failed
+///   is tried again by ``savePopular()`` (at every sweep and at shutdown).
 extension UserEngines {
     /// The file name of a popular provider's searches in its folder of the users folder.
     public static let popularFileName = "popular.json"
@@ -28,11 +29,20 @@ extension UserEngines {
 
     /// The shared providers, by id: the configuration's own when it names a store or there is no users folder,
     /// else one with the same options keeping its searches in the users folder.
-    static func sharedPopular(_ configuration: EngineConfiguration, folder: String?) -> [String: PopularProvider] {
+    static func sharedPopular(_ configuration: EngineConfiguration, folder: String?, database: UsersDatabase?)
+        -> [String: PopularProvider]
+    {
         var shared: [String: PopularProvider] = [:]
         for slot in configuration.slots {
             guard let popular = slot.provider as? PopularProvider else { continue }
-            if popular.store == nil, let folder {
+            if popular.store == nil, let database {
+                let id = popular.id
+                let provider = PopularProvider(
+                    id: id, store: database.popularStore(for: id), options: popular.options,
+                    onCount: { [weak database] search in database?.enqueue(search, provider: id) })
+                database.attach(provider)
+                shared[id] = provider
+            } else if popular.store == nil, let folder {
                 // A folder that cannot be made shows as popular searches that cannot be saved.
                 makeFolder(providerFolder(popular.id, in: folder))
                 let path = popularStorePath(provider: popular.id, in: folder)

@@ -113,7 +113,8 @@ public final class UserEngines: Sendable {
     public init(configuration: EngineConfiguration, options: Options = Options()) {
         self.configuration = configuration
         self.options = options
-        self.popular = Self.sharedPopular(configuration, folder: options.recentsFolder)
+        self.popular = Self.sharedPopular(
+            configuration, folder: options.recentsFolder, database: options.recentsDatabase)
     }
 
     /// How many users have an engine now.

@@ -174,7 +174,7 @@ struct UsersDatabaseTests {
             ).decode(Int32.self) {
                 versions.append(version)
             }
-            #expect(versions == [1])
+            #expect(versions == [UsersDatabase.schemaVersion])
         }
     }
 
@@ -547,6 +547,61 @@ struct UsersDatabaseExitStatusTests {
 /// A users database whose schema a newer suggest made is left alone.
 @Suite(.enabled(if: UsersTestDatabase.isAvailable, UsersTestDatabase.skipReason))
 struct UsersDatabaseSchemaTests {
+    /// A database a version-1 suggest made (recents only) gets the popular searches' tables; its rows are kept.
+    @Test func aVersionOneSchemaIsMigrated() async throws {
+        let name = "suggest_v1_\(UInt32.random(in: 0...UInt32.max))"
+        try await UsersTestDatabase.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
+        }
+        var settings = try UsersTestDatabase.settings()
+        settings.database = name
+        let old = PostgresClient(
+            configuration: settings.clientConfiguration(maximumConnections: 1),
+            backgroundLogger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let runner = Task { await old.run() }
+        try await old.query(
+            "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())"
+        )
+        try await old.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 1)")
+        try await old.query(
+            "CREATE TABLE suggest_user_recents (user_id text NOT NULL, provider text NOT NULL, version bigint NOT NULL, searches jsonb NOT NULL, applied uuid[] NOT NULL, updated timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (user_id, provider))"
+        )
+        try await old.query(
+            #"INSERT INTO suggest_user_recents VALUES ('alice', 'recent', 3, '[{"text": "zebra crossing", "uses": 1, "lastUsed": 1700000000}]', '{}')"#
+        )
+        let database = UsersDatabase(settings: settings)
+        #expect(await database.prepare())
+        var version: Int32 = 0
+        for try await v in try await old.query(
+            "SELECT version FROM suggest_schema_versions WHERE component = 'users'"
+        ).decode(Int32.self) {
+            version = v
+        }
+        #expect(version == UsersDatabase.schemaVersion)
+        var tables: [String] = []
+        for try await table in try await old.query(
+            "SELECT tablename FROM pg_tables WHERE tablename LIKE 'suggest_%' ORDER BY tablename"
+        ).decode(String.self) {
+            tables.append(table)
+        }
+        #expect(tables == [
+            "suggest_popular_queries", "suggest_popular_salts", "suggest_schema_versions", "suggest_user_recents",
+        ])
+        var rows = 0
+        for try await _ in try await old.query("SELECT version FROM suggest_user_recents WHERE version = 3").decode(
+            Int64.self)
+        {
+            rows += 1
+        }
+        #expect(rows == 1)
+        database.shutdown()
+        runner.cancel()
+        try await Task.sleep(for: .milliseconds(200))
+        try await UsersTestDatabase.withClient { client in
+            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        }
+    }
+
     @Test func aNewerSchemaIsRefusedAndNothingIsWritten() async throws {
         let name = "suggest_newer_\(UInt32.random(in: 0...UInt32.max))"
         try await UsersTestDatabase.withClient { client in
@@ -561,7 +616,7 @@ struct UsersDatabaseSchemaTests {
         try await newer.query(
             "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())"
         )
-        try await newer.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 2)")
+        try await newer.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 3)")
         let database = UsersDatabase(
             settings: settings, options: .init(submitWait: .seconds(5), shutdownWait: .milliseconds(500)))
         #expect(await database.prepare() == false)
@@ -590,7 +645,7 @@ struct UsersDatabaseSchemaTests {
         await #expect {
             try await database.ensureSchema()
         } throws: { error in
-            "\(UsersDatabase.underlying(error))".contains("schema is version 2, newer than this suggest knows (1)")
+            "\(UsersDatabase.underlying(error))".contains("schema is version 3, newer than this suggest knows (2)")
         }
     }
 }

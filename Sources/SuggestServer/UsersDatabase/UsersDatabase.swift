@@ -81,8 +81,8 @@ public final class UsersDatabase: Sendable {
         }
     }
 
-    /// The schema version this code writes.
-    static let schemaVersion: Int32 = 1
+    /// The schema version this code writes: 1 the users' recents, 2 the popular searches too.
+    static let schemaVersion: Int32 = 2
     /// How many change ids a row remembers: a retry is recognised as long as fewer changes than this were written
     /// for the same user and provider in between.
     static let rememberedChanges = 1_024
@@ -103,6 +103,8 @@ public final class UsersDatabase: Sendable {
     private let queued = Mutex<[String: DatabaseRecentsStore]>([:])
     /// Room in the stores' outboxes (``Options/maximumQueuedChanges``).
     let queueBudget: QueueBudget
+    /// The popular providers shared through the database, and their searches not written yet.
+    let popularShare = Mutex(PopularShare())
     private let checksUnderWay = Atomic<Int>(0)
     private let lastLogged = Mutex<String?>(nil)
 
@@ -204,6 +206,11 @@ public final class UsersDatabase: Sendable {
                         updated timestamptz NOT NULL DEFAULT now(),
                         PRIMARY KEY (user_id, provider))
                     """)
+            }
+            if current < 2 {
+                for statement in Self.popularSchema { try await Self.run(connection, statement) }
+            }
+            if current < Self.schemaVersion {
                 try await Self.run(
                     connection,
                     """
@@ -356,6 +363,7 @@ public final class UsersDatabase: Sendable {
             }
         }
         for store in stores { await write(store, within: options.submitWait) }
+        await synchronizePopular()
     }
 
     /// Writes every queued change, trying again until `limit` has passed (at shutdown).
@@ -363,6 +371,7 @@ public final class UsersDatabase: Sendable {
     @discardableResult
     public func flush(within limit: Duration = .seconds(10)) async -> [String] {
         let deadline = ContinuousClock.now + limit
+        await flushPopular(until: deadline)
         while true {
             let stores = queued.withLock { Array($0.values) }
             if stores.isEmpty { return [] }
@@ -476,13 +485,13 @@ public final class UsersDatabase: Sendable {
     // MARK: Support
 
     /// Records a connection problem (a query's error is not one).
-    private func noteFailure(_ error: any Error) {
+    func noteFailure(_ error: any Error) {
         let error = Self.underlying(error)
         if error is StoredSearch.Problem || error is SchemaError { return }
         if PostgresProvider.isConnectionProblem(error) { health.failed(PostgresErrorText.describe(error)) }
     }
 
-    private func describe(_ error: any Error) -> String { PostgresErrorText.describe(Self.underlying(error)) }
+    func describe(_ error: any Error) -> String { PostgresErrorText.describe(Self.underlying(error)) }
 
     /// The error inside a transaction's error.
     static func underlying(_ error: any Error) -> any Error {
@@ -491,7 +500,7 @@ public final class UsersDatabase: Sendable {
     }
 
     /// Logs a detail (with the database's location) once, until it changes.
-    private func log(_ detail: String) {
+    func log(_ detail: String) {
         let isNew = lastLogged.withLock { last in
             guard last != detail else { return false }
             last = detail

@@ -1,0 +1,127 @@
+#if Server
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Suggest
+import SuggestPostgres
+@testable import SuggestServer
+import Testing
+
+private func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil)
+    async throws -> (status: Int, body: String)
+{
+    try await client.execute(
+        uri: uri, method: method, headers: [.contentType: "application/json"], body: body.map { ByteBuffer(string: $0) }
+    ) { ($0.status.code, String(buffer: $0.body)) }
+}
+
+/// The texts of an answer's suggestions from the popular provider `provider`.
+private func popularTexts(_ body: String, provider: String) -> [String] {
+    (object(body)["suggestions"] as? [[String: Any]] ?? []).filter {
+        $0["provider"] as? String == provider || ($0["providers"] as? [String] ?? []).contains(provider)
+    }
+    .compactMap { $0["text"] as? String }
+}
+
+/// Popular searches shared by replicas through the users database.
+@Suite(.enabled(if: UsersTestDatabase.isAvailable, UsersTestDatabase.skipReason))
+struct UsersDatabasePopularTests {
+    /// A configuration with a popular provider named `provider` (unique per test: the database outlives tests).
+    static func configuration(provider: String) throws -> EngineConfiguration {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-popular-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "python\t900\npandas\t200\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
+        try """
+        {"version": 1, "providers": [{"type": "recent"}, {"type": "prefix", "dictionary": "words.tsv"},
+          {"type": "popular", "id": "\(provider)", "minUsers": 5}]}
+        """.write(toFile: folder + "/app.suggest.json", atomically: true, encoding: .utf8)
+        return try EngineConfiguration(contentsOf: folder + "/app.suggest.json", registry: .builtIn)
+    }
+
+    /// A replica: its own database client, the popular searches read, the server made.
+    static func replica(provider: String) async throws -> (SuggestServer, UsersDatabase) {
+        let database = UsersDatabase(settings: try UsersTestDatabase.settings())
+        let configuration = try configuration(provider: provider)
+        try await database.preparePopular(configuration)
+        let server = SuggestServer(
+            configuration: configuration,
+            options: ServerOptions(
+                port: 8080, users: .init(recentsDatabase: database), identity: .insecureUserParameter, rateLimit: nil))
+        return (server, database)
+    }
+
+    @Test func aSearchFiveUsersMadeAcrossTwoReplicasIsShownOnBothAndFourIsNot() async throws {
+        let provider = "popular_\(UUID().uuidString.prefix(8))"
+        let (a, databaseA) = try await Self.replica(provider: provider)
+        let (b, databaseB) = try await Self.replica(provider: provider)
+        defer { databaseA.shutdown(); databaseB.shutdown() }
+        // Both replicas hash a person alike (one salt, made by the first).
+        let hashA = try #require(a.users.popularProviders.first).userHash(of: "alice")
+        let hashB = try #require(b.users.popularProviders.first).userHash(of: "alice")
+        #expect(hashA == hashB)
+        try await a.makeApplication().test(.router) { clientA in
+            try await b.makeApplication().test(.router) { clientB in
+                for i in 0..<5 {
+                    let client = i % 2 == 0 ? clientA : clientB
+                    let answer = try await send(client, .post, "/submit?user=person\(i)", #"{"text": "pandas merge"}"#)
+                    #expect(answer.status == 200, "\(answer)")
+                    if i < 4 {
+                        _ = try await send(client, .post, "/submit?user=person\(i)", #"{"text": "numpy stack"}"#)
+                    }
+                }
+                // Neither replica saw five people on its own (3 and 2).
+                // Each writes what it counted, then reads what the other wrote.
+                await databaseA.synchronizePopular()
+                await databaseB.synchronizePopular()
+                await databaseA.synchronizePopular()
+                for client in [clientA, clientB] {
+                    let empty = try await send(client, .get, "/suggest?user=someone&q=")
+                    #expect(popularTexts(empty.body, provider: provider) == ["pandas merge"], "\(empty.body)")
+                    let typed = try await send(client, .get, "/suggest?user=someone&q=pan")
+                    #expect(popularTexts(typed.body, provider: provider) == ["pandas merge"], "\(typed.body)")
+                    let four = try await send(client, .get, "/suggest?user=someone&q=num")
+                    #expect(popularTexts(four.body, provider: provider).isEmpty, "\(four.body)")
+                }
+            }
+        }
+        // The database counted each person once.
+        let shared = try #require(a.users.popularProviders.first).queries
+        #expect(shared.first { $0.text == "pandas merge" }?.users == 5)
+        #expect(shared.first { $0.text == "numpy stack" }?.users == 4)
+        #expect(databaseA.unwrittenPopularSearches == 0)
+        #expect(databaseB.unwrittenPopularSearches == 0)
+
+        // A replica started later reads the counts at start; one person searching again counts nothing.
+        let (c, databaseC) = try await Self.replica(provider: provider)
+        defer { databaseC.shutdown() }
+        let popularC = try #require(c.users.popularProviders.first)
+        #expect(popularC.shownQueries.map(\.text) == ["pandas merge"])
+        try await c.makeApplication().test(.router) { clientC in
+            _ = try await send(clientC, .post, "/submit?user=person0", #"{"text": "pandas merge"}"#)
+            _ = try await send(clientC, .post, "/submit?user=person4", #"{"text": "numpy stack"}"#)
+        }
+        await databaseC.synchronizePopular()
+        #expect(popularC.queries.first { $0.text == "pandas merge" }?.users == 5)
+        #expect(popularC.queries.first { $0.text == "numpy stack" }?.users == 5)
+        await databaseA.synchronizePopular()
+        #expect(try #require(a.users.popularProviders.first).shownQueries.map(\.text).sorted() == [
+            "numpy stack", "pandas merge",
+        ])
+    }
+
+    /// A database that cannot be reached at start: the popular searches cannot be shared, so `suggest serve` does
+    /// not start (exit 69), naming no password.
+    @Test func anUnreachableDatabaseAtStartStopsTheServer() async throws {
+        let fixture = try Fixture(extraProviders: #", {"type": "popular"}"#)
+        let (status, error) = try await SpawnedServer.failure(
+            fixture, ["--users-database", "postgres://suggest:secret@127.0.0.1:1/suggest?sslmode=disable"])
+        #expect(status == 69, "\(error)")
+        #expect(error.contains("--users-database: the popular searches could not be read"), "\(error)")
+        #expect(!error.contains("secret"))
+    }
+}
+#endif
