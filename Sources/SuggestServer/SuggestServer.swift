@@ -385,7 +385,7 @@ public final class SuggestServer: Sendable {
     // MARK: Housekeeping
 
     /// Forgets idle sessions, evicts idle users (saving their recents), writes popular searches not written yet, and
-    /// gives memory freed since the last sweep back to the system (``returnFreedMemory()``).
+    /// gives memory freed since the last sweep back to the system (glibc's `malloc_trim`).
     public func sweep(now: ContinuousClock.Instant = .now) {
         let forgotten = sessions.evictIdle(now: now)
         let failures = users.evictIdle(now: now)
