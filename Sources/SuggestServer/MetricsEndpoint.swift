@@ -3,6 +3,7 @@ public import CoreMetrics
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Suggest
 public import Prometheus
 
 /// `GET /metrics`: the Prometheus text exposition of a registry, for a scraper, not for browsers
@@ -102,7 +103,10 @@ extension SuggestServer {
 
     /// Sets the gauges (open connections, sessions, users) to their values now.
     func sampleGauges() {
-        metrics.sample(connections: connections.count, sessions: sessions.count, users: users.count)
+        metrics.sample(
+            connections: connections.count, sessions: sessions.count, users: users.count,
+            popularUnsaved: users.popularProviders.reduce(0) { $0 + $1.unsavedChangeCount }
+                + (users.options.recentsDatabase?.unwrittenPopularSearches ?? 0))
     }
 }
 #endif

@@ -12,6 +12,10 @@ import Synchronization
 /// - `suggest_connections_refused_total`: connections answered 503 for being beyond the maximum.
 /// - `suggest_rate_limited_total{scope}`: requests refused by a rate limit.
 /// - `suggest_submits_unsaved_total`: submits (or selections) that were not saved to a user's store.
+/// - `suggest_popular_save_failures_total`: failed attempts of the sweep (or of shutdown) to save a popular
+///   provider's searches.
+/// - `suggest_popular_unsaved`: counted popular searches not saved yet (not in the provider's file, or not written
+///   to the users database), sampled with the other gauges.
 ///
 /// Uses the factory it is given (tests pass a test one) or the process's `MetricsSystem`.
 final class ServerMetrics: Sendable {
@@ -23,6 +27,8 @@ final class ServerMetrics: Sendable {
     let users: Gauge
     let connectionsRefused: Counter
     let submitsUnsaved: Counter
+    let popularSaveFailures: Counter
+    let popularUnsaved: Gauge
 
     init(factory: (any MetricsFactory)?) {
         self.factory = factory
@@ -35,9 +41,11 @@ final class ServerMetrics: Sendable {
         connectionsOpen = gauge("suggest_connections_open")
         sessions = gauge("suggest_sessions")
         users = gauge("suggest_users")
+        popularUnsaved = gauge("suggest_popular_unsaved")
         // Made now, so that a scrape shows them at 0 before the first event.
         connectionsRefused = counter("suggest_connections_refused_total")
         submitsUnsaved = counter("suggest_submits_unsaved_total")
+        popularSaveFailures = counter("suggest_popular_save_failures_total")
     }
 
     private static func key(_ label: String, _ dimensions: [(String, String)]) -> String {
@@ -94,11 +102,15 @@ final class ServerMetrics: Sendable {
     /// `suggest_connections_refused_total` + 1: a connection refused for being beyond the maximum.
     func connectionRefused() { connectionsRefused.increment() }
 
+    /// `suggest_popular_save_failures_total` + `count`.
+    func popularSaveFailed(_ count: Int) { if count > 0 { popularSaveFailures.increment(by: count) } }
+
     /// Sets the gauges to what the server holds now.
-    func sample(connections: Int, sessions: Int, users: Int) {
+    func sample(connections: Int, sessions: Int, users: Int, popularUnsaved: Int) {
         connectionsOpen.record(connections)
         self.sessions.record(sessions)
         self.users.record(users)
+        self.popularUnsaved.record(popularUnsaved)
     }
 }
 #endif

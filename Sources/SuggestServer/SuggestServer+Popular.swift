@@ -3,11 +3,13 @@ import Logging
 import Suggest
 
 extension SuggestServer {
-    /// Writes the popular searches not written yet (``UserEngines/savePopular()``), logging each failure.
+    /// Writes the popular searches not written yet (``UserEngines/savePopular()``), logging and counting
+    /// (`suggest_popular_save_failures_total`) each failure.
     /// - Returns: the failures' descriptions.
     @discardableResult
     func savePopular() -> [String] {
         let problems = users.savePopular().map(\.description)
+        metrics.popularSaveFailed(problems.count)
         for problem in problems { logger.error("\(problem)") }
         return problems
     }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
+import MetricsTestKit
 import NIOCore
 import Suggest
 import SuggestServer
@@ -170,6 +171,52 @@ struct PopularServerTests {
         #expect(shared.unsavedChangeCount == 0)
         let restarted = UserEngines(configuration: configuration, options: .init(recentsFolder: folder.path))
         #expect(restarted.popularProviders.first?.queries.map(\.text) == ["pandas merge"])
+    }
+
+    /// With `recordSelections`, a suggestion a user chose counts as their search: five people choosing it make it
+    /// popular for a sixth, four do not.
+    @Test func selectionsCountWhenTheProviderRecordsThem() async throws {
+        let fixture = try Fixture(extraProviders: #", {"type": "popular", "recordSelections": true}"#)
+        let folder = try UsersFolder()
+        let server = SuggestServer(configuration: try fixture.configuration(), options: Self.options(folder.path))
+        try await server.makeApplication().test(.live) { client in
+            for i in 1...5 {
+                if i == 5 {
+                    #expect(popular(try await get(client, "/suggest?q=&user=u6").body) == [])
+                }
+                let shown = try await get(client, "/suggest?q=pan&user=u\(i)&session=s\(i)")
+                #expect(texts(shown.body).contains("pandas"), "\(shown.body)")
+                let selected = try await post(client, "/select?user=u\(i)&session=s\(i)", #"{"text": "pandas"}"#)
+                #expect(selected.status == 200, "\(selected)")
+            }
+            #expect(popular(try await get(client, "/suggest?q=&user=u6").body) == ["pandas"])
+        }
+        #expect(server.users.popularProviders.first?.queries.first?.users == 5)
+    }
+
+    /// A popular save that fails at the sweep is counted in `suggest_popular_save_failures_total`, and the counts
+    /// not saved show in `suggest_popular_unsaved` until a sweep saves them.
+    @Test func failedPopularSavesShowInTheMetrics() async throws {
+        let fixture = try Self.fixture()
+        let folder = try UsersFolder()
+        let repair = try UnwritableUsersFolder.make(folder.path, provider: "popular")
+        let metrics = TestMetrics()
+        let server = SuggestServer(
+            configuration: try fixture.configuration(), options: Self.options(folder.path), metricsFactory: metrics)
+        try await server.makeApplication().test(.router) { client in
+            _ = try await post(client, "/submit?user=alice", #"{"text": "pandas merge"}"#)
+            _ = try await post(client, "/submit?user=bob", #"{"text": "pandas pivot"}"#)
+        }
+        // The application's own shutdown tried once already.
+        let failures = try metrics.expectCounter("suggest_popular_save_failures_total")
+        let before = failures.totalValue
+        server.sweep()
+        #expect(failures.totalValue == before + 1)
+        #expect(try metrics.expectGauge("suggest_popular_unsaved").lastValue == 2)
+        try repair()
+        server.sweep()
+        #expect(failures.totalValue == before + 1)
+        #expect(try metrics.expectGauge("suggest_popular_unsaved").lastValue == 0)
     }
 
     /// Popular searches that cannot be written by the end: exit status 74, and standard error says so.
