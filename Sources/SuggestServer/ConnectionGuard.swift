@@ -68,7 +68,13 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The 101 went out: everything passes untouched until the handler leaves (at the next flush).
     private var upgraded = false
 
-    init(limits: ConnectionLimits) { self.limits = limits }
+    /// Told when the connection's first request head is read (it keeps its place from then on).
+    let counter: ConnectionCounter?
+
+    init(limits: ConnectionLimits, counter: ConnectionCounter? = nil) {
+        self.limits = limits
+        self.counter = counter
+    }
 
     // MARK: Timers
 
@@ -153,6 +159,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             pending += 1
+            if !answeredOne { counter?.proven(context.channel) }
             answeredOne = true
             phase = .busy
             readingBody = true
@@ -287,34 +294,99 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// Counts the open connections against a maximum.
+/// Counts the open connections against a maximum, and keeps the ones that have not sent a whole request yet.
+///
+/// At the maximum, a new connection takes the place of the oldest connection still waiting for its first request
+/// head (one that sent nothing, or not a whole head): that one is closed, the new one admitted. So idle and slowloris
+/// sockets cannot keep new clients out; only connections that sent a request (kept-alive ones, WebSockets) hold their
+/// places. When every connection has sent a request, or while evicted ones are still closing (at most
+/// ``evictionSlack`` beyond the maximum), a new connection is refused (503).
 final class ConnectionCounter: Sendable {
     let maximum: Int
+    /// How many connections beyond the maximum may be open while evicted ones close.
+    static let evictionSlack = 16
     private let open = Atomic<Int>(0)
-    /// Called for each connection beyond the maximum.
+    /// Connections that have not sent a whole request head yet, by their order of arrival.
+    private let waiting = Mutex<Waiting>(Waiting())
+    /// Called for each connection beyond the maximum that is refused.
     let onRefusal: @Sendable () -> Void
+    /// Called for each connection closed to make room for a new one.
+    let onEviction: @Sendable () -> Void
 
-    init(maximum: Int, onRefusal: @escaping @Sendable () -> Void = {}) {
+    struct Waiting: Sendable {
+        var next: UInt64 = 0
+        var byID: [ObjectIdentifier: (order: UInt64, channel: any Channel)] = [:]
+        var order: [UInt64: ObjectIdentifier] = [:]
+        var oldest: UInt64 = 0
+    }
+
+    init(
+        maximum: Int, onRefusal: @escaping @Sendable () -> Void = {}, onEviction: @escaping @Sendable () -> Void = {}
+    ) {
         self.maximum = max(1, maximum)
         self.onRefusal = onRefusal
+        self.onEviction = onEviction
     }
 
     var count: Int { open.load(ordering: .relaxed) }
 
-    /// Counts a new connection; false when it is beyond the maximum (it is counted anyway, until ``closed()``).
-    func opened() -> Bool {
-        guard open.wrappingAdd(1, ordering: .relaxed).newValue <= maximum else {
-            onRefusal()
-            return false
+    /// How many admitted connections have not sent a whole request head yet.
+    var waitingCount: Int { waiting.withLock { $0.byID.count } }
+
+    /// Counts a new connection; false when it is refused (it is counted anyway, until ``closed(_:)``). Beyond the
+    /// maximum, the oldest connection waiting for its first request is closed to make room, if there is one.
+    func opened(_ channel: any Channel) -> Bool {
+        let count = open.wrappingAdd(1, ordering: .relaxed).newValue
+        if count > maximum {
+            guard count <= maximum + Self.evictionSlack, let evicted = takeOldestWaiting() else {
+                onRefusal()
+                return false
+            }
+            onEviction()
+            evicted.close(promise: nil)
+        }
+        waiting.withLock { waiting in
+            waiting.byID[ObjectIdentifier(channel)] = (waiting.next, channel)
+            waiting.order[waiting.next] = ObjectIdentifier(channel)
+            waiting.next += 1
         }
         return true
     }
 
-    func closed() { open.wrappingSubtract(1, ordering: .relaxed) }
+    /// `channel` sent a whole request head: it keeps its place from now on.
+    func proven(_ channel: any Channel) {
+        waiting.withLock { Self.remove(ObjectIdentifier(channel), from: &$0) }
+    }
+
+    /// A counted connection closed.
+    func closed(_ channel: any Channel) {
+        open.wrappingSubtract(1, ordering: .relaxed)
+        waiting.withLock { Self.remove(ObjectIdentifier(channel), from: &$0) }
+    }
+
+    private func takeOldestWaiting() -> (any Channel)? {
+        waiting.withLock { waiting in
+            while waiting.oldest < waiting.next {
+                defer { waiting.oldest += 1 }
+                guard let id = waiting.order.removeValue(forKey: waiting.oldest),
+                    let entry = waiting.byID.removeValue(forKey: id)
+                else { continue }
+                return entry.channel
+            }
+            return nil
+        }
+    }
+
+    private static func remove(_ id: ObjectIdentifier, from waiting: inout Waiting) {
+        guard let entry = waiting.byID.removeValue(forKey: id) else { return }
+        waiting.order[entry.order] = nil
+        // Keep the scan start past leading holes.
+        while waiting.oldest < waiting.next && waiting.order[waiting.oldest] == nil { waiting.oldest += 1 }
+    }
 }
 
-/// First in every connection's pipeline. Counts the connection (``ConnectionCounter``): one beyond the maximum is
-/// answered 503 with `Retry-After` and closed before anything else is read from it. Tells the connection's
+/// First in every connection's pipeline. Counts the connection (``ConnectionCounter``): one refused beyond the
+/// maximum is answered 503 with `Retry-After` and closed before anything else is read from it. Tells the connection's
 /// ``ConnectionGuard`` when bytes arrive (the guard, after the HTTP decoder, sees whole request parts only). Passes
 /// bytes through both ways untouched.
 final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
@@ -344,7 +416,7 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     private func count(_ context: ChannelHandlerContext) {
         guard let counter, !counted else { return }
         counted = true
-        if !counter.opened() {
+        if !counter.opened(context.channel) {
             refused = true
             let body = JSONWriter.error("too many connections (at most \(counter.maximum)); try again later")
             let response =
@@ -361,7 +433,7 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         if counted {
             counted = false
-            counter?.closed()
+            counter?.closed(context.channel)
         }
         context.fireChannelInactive()
     }
@@ -369,7 +441,7 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         if counted {
             counted = false
-            counter?.closed()
+            counter?.closed(context.channel)
         }
     }
 

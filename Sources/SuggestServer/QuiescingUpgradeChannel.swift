@@ -75,11 +75,12 @@ struct QuiescingUpgradeChannel: ServerChildChannel {
             return channel.eventLoop.makeFailedFuture(error)
         }
         let limits = self.limits
+        let connections = self.connections
         return base.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
             // Right after the request decoder, before the upgrade handler: it sees the decoder's errors first.
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            let handler = ConnectionGuard(limits: limits)
+            let handler = ConnectionGuard(limits: limits, counter: connections)
             try operations.addHandler(handler, position: .after(decoder))
             gate.watch(handler, context: try operations.context(handler: handler))
             return value

@@ -10,6 +10,8 @@ import Synchronization
 /// - `suggest_connections_open`, `suggest_sessions`, `suggest_users`: gauges, sampled at each scrape of `/metrics`
 ///   and at each sweep (``ServerOptions/sweepInterval``).
 /// - `suggest_connections_refused_total`: connections answered 503 for being beyond the maximum.
+/// - `suggest_connections_evicted_total`: connections that had not sent a whole request, closed at the maximum to
+///   make room for a new one.
 /// - `suggest_rate_limited_total{scope}`: requests refused by a rate limit.
 /// - `suggest_submits_unsaved_total`: submits (or selections) that were not saved to a user's store.
 /// - `suggest_popular_save_failures_total`: failed attempts of the sweep (or of shutdown) to save a popular
@@ -26,6 +28,7 @@ final class ServerMetrics: Sendable {
     let sessions: Gauge
     let users: Gauge
     let connectionsRefused: Counter
+    let connectionsEvicted: Counter
     let submitsUnsaved: Counter
     let popularSaveFailures: Counter
     let popularUnsaved: Gauge
@@ -44,6 +47,7 @@ final class ServerMetrics: Sendable {
         popularUnsaved = gauge("suggest_popular_unsaved")
         // Made now, so that a scrape shows them at 0 before the first event.
         connectionsRefused = counter("suggest_connections_refused_total")
+        connectionsEvicted = counter("suggest_connections_evicted_total")
         submitsUnsaved = counter("suggest_submits_unsaved_total")
         popularSaveFailures = counter("suggest_popular_save_failures_total")
     }
@@ -101,6 +105,9 @@ final class ServerMetrics: Sendable {
 
     /// `suggest_connections_refused_total` + 1: a connection refused for being beyond the maximum.
     func connectionRefused() { connectionsRefused.increment() }
+
+    /// `suggest_connections_evicted_total` + 1: a connection waiting for its first request closed to make room.
+    func connectionEvicted() { connectionsEvicted.increment() }
 
     /// `suggest_popular_save_failures_total` + `count`.
     func popularSaveFailed(_ count: Int) { if count > 0 { popularSaveFailures.increment(by: count) } }

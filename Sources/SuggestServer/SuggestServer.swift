@@ -59,7 +59,7 @@ public final class SuggestServer: Sendable {
         self.connections = ConnectionCounter(
             maximum: options.maximumConnections
                 ?? DescriptorLimit.defaultMaximumConnections(descriptors: DescriptorLimit.current() ?? 1024),
-            onRefusal: { metrics.connectionRefused() })
+            onRefusal: { metrics.connectionRefused() }, onEviction: { metrics.connectionEvicted() })
         self.rateLimiter = options.rateLimit.map { RateLimiter(limit: $0) }
         self.logger = logger
     }

@@ -155,11 +155,15 @@ struct LimitsTests {
 
     /// Connections beyond --max-connections are answered 503 with Retry-After and closed; once one closes, a new
     /// one is served.
+    /// At the maximum, with every connection having sent a request (kept alive), a new one gets 503 and is closed;
+    /// once one of them closes, new connections are served again.
     @Test func connectionsBeyondTheMaximumGet503() async throws {
         let fixture = try Fixture()
         let server = try await SpawnedServer(fixture, ["--max-connections", "3"])
         var held = try (0..<3).map { _ in try LoopbackConnection(port: server.port) }
-        #expect(await held[0].exchange("GET", "/health", port: server.port).status == 200)
+        for connection in held {
+            #expect(await connection.exchange("GET", "/health", port: server.port).status == 200)
+        }
         for _ in 0..<3 {
             let extra = try LoopbackConnection(port: server.port)
             let (response, closed, seconds) = await extra.sendReadingToEnd(
@@ -174,6 +178,38 @@ struct LimitsTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(try await server.get("/health").status == 200)
         #expect(await held[1].exchange("GET", "/health", port: server.port).status == 200)
+    }
+
+    /// At the maximum, a new connection takes the place of the oldest one that has not sent a whole request (idle,
+    /// or a slowloris head): that one is closed, the new one served; connections that sent a request keep theirs.
+    @Test func aNewConnectionAtTheMaximumEvictsTheOldestThatSentNoRequest() async throws {
+        let fixture = try Fixture()
+        let server = try await SpawnedServer(fixture, ["--max-connections", "3"])
+        let kept = try LoopbackConnection(port: server.port)
+        #expect(await kept.exchange("GET", "/health", port: server.port).status == 200)
+        let idle = try LoopbackConnection(port: server.port)
+        try await Task.sleep(for: .milliseconds(100))
+        let slow = try LoopbackConnection(port: server.port)
+        slow.send("GET /health HTTP/1.1\r\nHo")
+        try await Task.sleep(for: .milliseconds(100))
+        // A malformed request on a new connection is read and answered 400 (not refused at the door).
+        let malformed = try LoopbackConnection(port: server.port)
+        let (bad, _, _) = await malformed.sendReadingToEnd(
+            Self.request("GET /suggest?q=a b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        #expect(bad.status == 400, "\(bad)")
+        // The idle connection (the oldest waiting) was closed for it, without an answer.
+        let (text, closed) = await idle.readToEnd(timeout: 3)
+        #expect(closed && text.isEmpty, "\(text)")
+        // The malformed request's connection closed: full again with a newer idle connection, then a well-formed
+        // request takes the place of the slowloris one (older than that idle one).
+        let newer = try LoopbackConnection(port: server.port)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(try await server.get("/health").status == 200)
+        let (slowText, slowClosed) = await slow.readToEnd(timeout: 3)
+        #expect(slowClosed && slowText.isEmpty, "\(slowText)")
+        // The kept-alive connection is still served, and the newer idle one still open.
+        #expect(await kept.exchange("GET", "/health", port: server.port).status == 200)
+        #expect(await newer.exchange("GET", "/health", port: server.port).status == 200)
     }
 
     /// --max-connections must be at least 1 and below the open-file limit.
