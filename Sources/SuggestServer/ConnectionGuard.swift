@@ -296,9 +296,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Counts the open connections against a maximum, and keeps the ones that have not sent a whole request yet.
 ///
-/// At the maximum, a new connection takes the place of the oldest connection still waiting for its first request
-/// head (one that sent nothing, or not a whole head): that one is closed, the new one admitted. So idle and slowloris
-/// sockets cannot keep new clients out; only connections that sent a request (kept-alive ones, WebSockets) hold their
+/// At the maximum, a new connection takes the place of the oldest connection that has sent nothing yet; without
+/// one, of the oldest that has sent part of a request head only (a slowloris head): that one is closed, the new one
+/// admitted. So idle and slowloris sockets cannot keep new clients out, and a request under way is evicted only
+/// after every silent connection; connections that sent a whole request (kept-alive ones, WebSockets) keep their
 /// places. When every connection has sent a request, or while evicted ones are still closing (at most
 /// ``evictionSlack`` beyond the maximum), a new connection is refused (503).
 final class ConnectionCounter: Sendable {
@@ -306,19 +307,12 @@ final class ConnectionCounter: Sendable {
     /// How many connections beyond the maximum may be open while evicted ones close.
     static let evictionSlack = 16
     private let open = Atomic<Int>(0)
-    /// Connections that have not sent a whole request head yet, by their order of arrival.
-    private let waiting = Mutex<Waiting>(Waiting())
+    /// Connections that have not sent a whole request head yet: those that sent nothing, and those under way.
+    private let waiting = Mutex<(silent: ArrivalQueue, reading: ArrivalQueue)>((ArrivalQueue(), ArrivalQueue()))
     /// Called for each connection beyond the maximum that is refused.
     let onRefusal: @Sendable () -> Void
     /// Called for each connection closed to make room for a new one.
     let onEviction: @Sendable () -> Void
-
-    struct Waiting: Sendable {
-        var next: UInt64 = 0
-        var byID: [ObjectIdentifier: (order: UInt64, channel: any Channel)] = [:]
-        var order: [UInt64: ObjectIdentifier] = [:]
-        var oldest: UInt64 = 0
-    }
 
     init(
         maximum: Int, onRefusal: @escaping @Sendable () -> Void = {}, onEviction: @escaping @Sendable () -> Void = {}
@@ -331,57 +325,84 @@ final class ConnectionCounter: Sendable {
     var count: Int { open.load(ordering: .relaxed) }
 
     /// How many admitted connections have not sent a whole request head yet.
-    var waitingCount: Int { waiting.withLock { $0.byID.count } }
+    var waitingCount: Int { waiting.withLock { $0.silent.count + $0.reading.count } }
 
     /// Counts a new connection; false when it is refused (it is counted anyway, until ``closed(_:)``). Beyond the
-    /// maximum, the oldest connection waiting for its first request is closed to make room, if there is one.
+    /// maximum, the connection that waited longest for a first request (a silent one first) is closed to make room,
+    /// if there is one.
     func opened(_ channel: any Channel) -> Bool {
         let count = open.wrappingAdd(1, ordering: .relaxed).newValue
         if count > maximum {
-            guard count <= maximum + Self.evictionSlack, let evicted = takeOldestWaiting() else {
+            let evicted =
+                count <= maximum + Self.evictionSlack
+                ? waiting.withLock { $0.silent.takeOldest() ?? $0.reading.takeOldest() } : nil
+            guard let evicted else {
                 onRefusal()
                 return false
             }
             onEviction()
             evicted.close(promise: nil)
         }
-        waiting.withLock { waiting in
-            waiting.byID[ObjectIdentifier(channel)] = (waiting.next, channel)
-            waiting.order[waiting.next] = ObjectIdentifier(channel)
-            waiting.next += 1
-        }
+        waiting.withLock { $0.silent.append(channel) }
         return true
+    }
+
+    /// `channel`'s first bytes came: it is evicted only after every silent connection.
+    func started(_ channel: any Channel) {
+        waiting.withLock { waiting in
+            if waiting.silent.remove(ObjectIdentifier(channel)) { waiting.reading.append(channel) }
+        }
     }
 
     /// `channel` sent a whole request head: it keeps its place from now on.
     func proven(_ channel: any Channel) {
-        waiting.withLock { Self.remove(ObjectIdentifier(channel), from: &$0) }
+        waiting.withLock { waiting in
+            if !waiting.silent.remove(ObjectIdentifier(channel)) { waiting.reading.remove(ObjectIdentifier(channel)) }
+        }
     }
 
     /// A counted connection closed.
     func closed(_ channel: any Channel) {
         open.wrappingSubtract(1, ordering: .relaxed)
-        waiting.withLock { Self.remove(ObjectIdentifier(channel), from: &$0) }
+        proven(channel)
+    }
+}
+
+/// Channels in their order of arrival: append, remove any, take the oldest, each O(1) amortized.
+struct ArrivalQueue: Sendable {
+    private var next: UInt64 = 0
+    private var oldest: UInt64 = 0
+    private var byID: [ObjectIdentifier: UInt64] = [:]
+    private var byOrder: [UInt64: any Channel] = [:]
+
+    var count: Int { byID.count }
+
+    mutating func append(_ channel: any Channel) {
+        byID[ObjectIdentifier(channel)] = next
+        byOrder[next] = channel
+        next += 1
     }
 
-    private func takeOldestWaiting() -> (any Channel)? {
-        waiting.withLock { waiting in
-            while waiting.oldest < waiting.next {
-                defer { waiting.oldest += 1 }
-                guard let id = waiting.order.removeValue(forKey: waiting.oldest),
-                    let entry = waiting.byID.removeValue(forKey: id)
-                else { continue }
-                return entry.channel
-            }
-            return nil
-        }
+    /// Removes `id`; false when it was not here.
+    @discardableResult
+    mutating func remove(_ id: ObjectIdentifier) -> Bool {
+        guard let order = byID.removeValue(forKey: id) else { return false }
+        byOrder[order] = nil
+        skipHoles()
+        return true
     }
 
-    private static func remove(_ id: ObjectIdentifier, from waiting: inout Waiting) {
-        guard let entry = waiting.byID.removeValue(forKey: id) else { return }
-        waiting.order[entry.order] = nil
-        // Keep the scan start past leading holes.
-        while waiting.oldest < waiting.next && waiting.order[waiting.oldest] == nil { waiting.oldest += 1 }
+    mutating func takeOldest() -> (any Channel)? {
+        skipHoles()
+        guard oldest < next, let channel = byOrder.removeValue(forKey: oldest) else { return nil }
+        byID[ObjectIdentifier(channel)] = nil
+        oldest += 1
+        skipHoles()
+        return channel
+    }
+
+    private mutating func skipHoles() {
+        while oldest < next && byOrder[oldest] == nil { oldest += 1 }
     }
 }
 
@@ -397,6 +418,8 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     let counter: ConnectionCounter?
     private var counted = false
     private var refused = false
+    /// Whether any byte came on this connection.
+    private var sentBytes = false
     /// The guard and its context, once the pipeline is set up; nil after a WebSocket upgrade.
     private var guarded: (ConnectionGuard, ChannelHandlerContext)?
 
@@ -447,6 +470,10 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
+        if !sentBytes {
+            sentBytes = true
+            counter?.started(context.channel)
+        }
         if let (handler, guardContext) = guarded {
             if !handler.removed {
                 handler.bytesReceived(context: guardContext)
