@@ -296,19 +296,22 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Counts the open connections against a maximum, and keeps the ones that have not sent a whole request yet.
 ///
-/// At the maximum, a new connection takes the place of the oldest connection that has sent nothing yet; without
-/// one, of the oldest that has sent part of a request head only (a slowloris head): that one is closed, the new one
-/// admitted. So idle and slowloris sockets cannot keep new clients out, and a request under way is evicted only
-/// after every silent connection; connections that sent a whole request (kept-alive ones, WebSockets) keep their
-/// places. When every connection has sent a request, or while evicted ones are still closing (at most
+/// At the maximum, a new connection takes the place of the oldest connection that has not sent a whole request
+/// head (one that sent nothing, or a slowloris head): that one is closed, the new one admitted. So idle and
+/// slowloris sockets cannot keep new clients out; connections that sent a request (kept-alive ones, WebSockets) keep
+/// their places. When every connection has sent a request, or while evicted ones are still closing (at most
 /// ``evictionSlack`` beyond the maximum), a new connection is refused (503).
+///
+/// (Evicting connections that sent nothing before those with a head under way measured worse under attack: slowloris
+/// heads then kept their places until the header timeout, and requests whose client was slow to send its first
+/// bytes were evicted instead.)
 final class ConnectionCounter: Sendable {
     let maximum: Int
     /// How many connections beyond the maximum may be open while evicted ones close.
     static let evictionSlack = 16
     private let open = Atomic<Int>(0)
-    /// Connections that have not sent a whole request head yet: those that sent nothing, and those under way.
-    private let waiting = Mutex<(silent: ArrivalQueue, reading: ArrivalQueue)>((ArrivalQueue(), ArrivalQueue()))
+    /// Connections that have not sent a whole request head yet, in their order of arrival.
+    private let waiting = Mutex(ArrivalQueue())
     /// Called for each connection beyond the maximum that is refused.
     let onRefusal: @Sendable () -> Void
     /// Called for each connection closed to make room for a new one.
@@ -325,17 +328,17 @@ final class ConnectionCounter: Sendable {
     var count: Int { open.load(ordering: .relaxed) }
 
     /// How many admitted connections have not sent a whole request head yet.
-    var waitingCount: Int { waiting.withLock { $0.silent.count + $0.reading.count } }
+    var waitingCount: Int { waiting.withLock { $0.count } }
 
     /// Counts a new connection; false when it is refused (it is counted anyway, until ``closed(_:)``). Beyond the
-    /// maximum, the connection that waited longest for a first request (a silent one first) is closed to make room,
+    /// maximum, the connection that has waited longest without sending a whole request head is closed to make room,
     /// if there is one.
     func opened(_ channel: any Channel) -> Bool {
         let count = open.wrappingAdd(1, ordering: .relaxed).newValue
         if count > maximum {
             let evicted =
                 count <= maximum + Self.evictionSlack
-                ? waiting.withLock { $0.silent.takeOldest() ?? $0.reading.takeOldest() } : nil
+                ? waiting.withLock { $0.takeOldest() } : nil
             guard let evicted else {
                 onRefusal()
                 return false
@@ -343,22 +346,13 @@ final class ConnectionCounter: Sendable {
             onEviction()
             evicted.close(promise: nil)
         }
-        waiting.withLock { $0.silent.append(channel) }
+        waiting.withLock { $0.append(channel) }
         return true
-    }
-
-    /// `channel`'s first bytes came: it is evicted only after every silent connection.
-    func started(_ channel: any Channel) {
-        waiting.withLock { waiting in
-            if waiting.silent.remove(ObjectIdentifier(channel)) { waiting.reading.append(channel) }
-        }
     }
 
     /// `channel` sent a whole request head: it keeps its place from now on.
     func proven(_ channel: any Channel) {
-        waiting.withLock { waiting in
-            if !waiting.silent.remove(ObjectIdentifier(channel)) { waiting.reading.remove(ObjectIdentifier(channel)) }
-        }
+        waiting.withLock { $0.remove(ObjectIdentifier(channel)) }
     }
 
     /// A counted connection closed.
@@ -418,8 +412,6 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
     let counter: ConnectionCounter?
     private var counted = false
     private var refused = false
-    /// Whether any byte came on this connection.
-    private var sentBytes = false
     /// The guard and its context, once the pipeline is set up; nil after a WebSocket upgrade.
     private var guarded: (ConnectionGuard, ChannelHandlerContext)?
 
@@ -470,10 +462,6 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        if !sentBytes {
-            sentBytes = true
-            counter?.started(context.channel)
-        }
         if let (handler, guardContext) = guarded {
             if !handler.removed {
                 handler.bytesReceived(context: guardContext)
