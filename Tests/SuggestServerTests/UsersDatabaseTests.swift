@@ -689,6 +689,9 @@ struct UsersDatabaseReplicaProcessTests {
         final class Tally: Sendable {
             let answers = Mutex<[Answer]>([])
             let failedKeystrokes = Mutex<[String]>([])
+            /// When the proxy really held bytes: from the return of `pause()` to the call of `resume()` (the task's
+            /// sleeps may end late on a loaded machine).
+            let paused = Mutex<(start: ContinuousClock.Instant, end: ContinuousClock.Instant)?>(nil)
         }
         let tally = Tally()
 
@@ -696,8 +699,11 @@ struct UsersDatabaseReplicaProcessTests {
             group.addTask {
                 try await Task.sleep(until: pause.start)
                 proxy.pause()
+                let start = ContinuousClock.now
                 try await Task.sleep(until: pause.end)
+                let end = ContinuousClock.now
                 proxy.resume()
+                tally.paused.withLock { $0 = (start, end) }
             }
             for (c, user) in users.enumerated() {
                 group.addTask {
@@ -736,10 +742,11 @@ struct UsersDatabaseReplicaProcessTests {
         #expect(failedKeystrokes.isEmpty, "\(failedKeystrokes.prefix(3))")
         #expect(all.allSatisfy { ($0.status == 200 && $0.stored == true) || ($0.status == 202 && $0.stored == false) })
         // Submitted and answered while the database was paused: never stored:true (its commit could not happen).
-        let duringPause = all.filter { $0.start > pause.start && $0.end < pause.end }
+        let paused = try #require(tally.paused.withLock { $0 })
+        let duringPause = all.filter { $0.start > paused.start && $0.end < paused.end }
         #expect(!duringPause.isEmpty)
         #expect(duringPause.allSatisfy { $0.stored == false }, "\(duringPause.filter { $0.stored != false }.count)")
-        #expect(all.contains { $0.stored == true && $0.start > pause.end })
+        #expect(all.contains { $0.stored == true && $0.start > paused.end })
         try await UsersTestDatabase.withClient { client in
             for user in users {
                 let stored = try await UsersTestDatabase.stored(user: user, client: client) ?? [:]
