@@ -9,14 +9,6 @@ import SuggestPostgres
 @testable import SuggestServer
 import Testing
 
-private func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil)
-    async throws -> (status: Int, body: String)
-{
-    try await client.execute(
-        uri: uri, method: method, headers: [.contentType: "application/json"], body: body.map { ByteBuffer(string: $0) }
-    ) { ($0.status.code, String(buffer: $0.body)) }
-}
-
 /// The texts of an answer's suggestions from the popular provider `provider`.
 private func popularTexts(_ body: String, provider: String) -> [String] {
     (object(body)["suggestions"] as? [[String: Any]] ?? []).filter {
@@ -44,7 +36,10 @@ struct UsersDatabasePopularTests {
 
     /// A replica: its own database client, the popular searches read, the server made.
     static func replica(provider: String) async throws -> (SuggestServer, UsersDatabase) {
-        let database = UsersDatabase(settings: try UsersTestDatabase.settings())
+        // A generous connect timeout: this suite checks the sharing, and the suites beside it start many replicas
+        // on a fresh database at once.
+        let database = UsersDatabase(
+            settings: try UsersTestDatabase.settings(), options: .init(connectTimeout: .seconds(30)))
         let configuration = try configuration(provider: provider)
         try await database.preparePopular(configuration)
         let server = SuggestServer(

@@ -16,7 +16,8 @@ import Synchronization
 import SuggestTestSupport
 import Testing
 
-private func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil)
+/// One request with a JSON body (the users database suites' client).
+func send(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil)
     async throws -> (status: Int, body: String)
 {
     try await client.execute(
@@ -547,54 +548,37 @@ struct UsersDatabaseExitStatusTests {
 /// A users database whose schema a newer suggest made is left alone.
 @Suite(.enabled(if: UsersTestDatabase.isAvailable, UsersTestDatabase.skipReason))
 struct UsersDatabaseSchemaTests {
-    /// A database a version-1 suggest made (recents only) gets the popular searches' tables; its rows are kept.
-    @Test func aVersionOneSchemaIsMigrated() async throws {
-        let name = "suggest_v1_\(UInt32.random(in: 0...UInt32.max))"
+    /// Runs `body` with a new database (its settings, a client on it, and its table list), made with a schema version
+    /// row at `version`; drops it after.
+    func withScratchDatabase(
+        _ stem: String, schemaVersion version: Int,
+        _ body: (PostgresConnectionSettings, PostgresClient, () async throws -> [String]) async throws -> Void
+    ) async throws {
+        let name = "suggest_\(stem)_\(UInt32.random(in: 0...UInt32.max))"
         try await UsersTestDatabase.withClient { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
         }
         var settings = try UsersTestDatabase.settings()
         settings.database = name
-        let old = PostgresClient(
+        let client = PostgresClient(
             configuration: settings.clientConfiguration(maximumConnections: 1),
             backgroundLogger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let runner = Task { await old.run() }
-        try await old.query(
+        let runner = Task { await client.run() }
+        try await client.query(
             "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())"
         )
-        try await old.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 1)")
-        try await old.query(
-            "CREATE TABLE suggest_user_recents (user_id text NOT NULL, provider text NOT NULL, version bigint NOT NULL, searches jsonb NOT NULL, applied uuid[] NOT NULL, updated timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (user_id, provider))"
-        )
-        try await old.query(
-            #"INSERT INTO suggest_user_recents VALUES ('alice', 'recent', 3, '[{"text": "zebra crossing", "uses": 1, "lastUsed": 1700000000}]', '{}')"#
-        )
-        let database = UsersDatabase(settings: settings)
-        #expect(await database.prepare())
-        var version: Int32 = 0
-        for try await v in try await old.query(
-            "SELECT version FROM suggest_schema_versions WHERE component = 'users'"
-        ).decode(Int32.self) {
-            version = v
+        try await client.query(
+            "INSERT INTO suggest_schema_versions (component, version) VALUES ('users', \(Int32(version)))")
+        func tables() async throws -> [String] {
+            var tables: [String] = []
+            for try await table in try await client.query(
+                "SELECT tablename FROM pg_tables WHERE tablename LIKE 'suggest_%' ORDER BY tablename"
+            ).decode(String.self) {
+                tables.append(table)
+            }
+            return tables
         }
-        #expect(version == UsersDatabase.schemaVersion)
-        var tables: [String] = []
-        for try await table in try await old.query(
-            "SELECT tablename FROM pg_tables WHERE tablename LIKE 'suggest_%' ORDER BY tablename"
-        ).decode(String.self) {
-            tables.append(table)
-        }
-        #expect(tables == [
-            "suggest_popular_queries", "suggest_popular_salts", "suggest_schema_versions", "suggest_user_recents",
-        ])
-        var rows = 0
-        for try await _ in try await old.query("SELECT version FROM suggest_user_recents WHERE version = 3").decode(
-            Int64.self)
-        {
-            rows += 1
-        }
-        #expect(rows == 1)
-        database.shutdown()
+        try await body(settings, client, tables)
         runner.cancel()
         try await Task.sleep(for: .milliseconds(200))
         try await UsersTestDatabase.withClient { client in
@@ -602,42 +586,51 @@ struct UsersDatabaseSchemaTests {
         }
     }
 
+    /// A database a version-1 suggest made (recents only) gets the popular searches' tables; its rows are kept.
+    @Test func aVersionOneSchemaIsMigrated() async throws {
+        try await withScratchDatabase("v1", schemaVersion: 1) { settings, old, tables in
+            try await old.query(
+                "CREATE TABLE suggest_user_recents (user_id text NOT NULL, provider text NOT NULL, version bigint NOT NULL, searches jsonb NOT NULL, applied uuid[] NOT NULL, updated timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (user_id, provider))"
+            )
+            try await old.query(
+                #"INSERT INTO suggest_user_recents VALUES ('alice', 'recent', 3, '[{"text": "zebra crossing", "uses": 1, "lastUsed": 1700000000}]', '{}')"#
+            )
+            let database = UsersDatabase(settings: settings)
+            defer { database.shutdown() }
+            #expect(await database.prepare())
+            var version: Int32 = 0
+            for try await v in try await old.query(
+                "SELECT version FROM suggest_schema_versions WHERE component = 'users'"
+            ).decode(Int32.self) {
+                version = v
+            }
+            #expect(version == UsersDatabase.schemaVersion)
+            #expect(try await tables() == [
+                "suggest_popular_queries", "suggest_popular_salts", "suggest_schema_versions", "suggest_user_recents",
+            ])
+            var rows = 0
+            for try await _ in try await old.query("SELECT version FROM suggest_user_recents WHERE version = 3").decode(
+                Int64.self)
+            {
+                rows += 1
+            }
+            #expect(rows == 1)
+        }
+    }
+
     @Test func aNewerSchemaIsRefusedAndNothingIsWritten() async throws {
-        let name = "suggest_newer_\(UInt32.random(in: 0...UInt32.max))"
-        try await UsersTestDatabase.withClient { client in
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"))
-        }
-        var settings = try UsersTestDatabase.settings()
-        settings.database = name
-        let newer = PostgresClient(
-            configuration: settings.clientConfiguration(maximumConnections: 1),
-            backgroundLogger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let runner = Task { await newer.run() }
-        try await newer.query(
-            "CREATE TABLE suggest_schema_versions (component text PRIMARY KEY, version integer NOT NULL, migrated timestamptz NOT NULL DEFAULT now())"
-        )
-        try await newer.query("INSERT INTO suggest_schema_versions (component, version) VALUES ('users', 3)")
-        let database = UsersDatabase(
-            settings: settings, options: .init(submitWait: .seconds(5), shutdownWait: .milliseconds(500)))
-        #expect(await database.prepare() == false)
-        let server = try replica(database)
-        try await server.makeApplication().test(.router) { client in
-            let answer = try await send(client, .post, "/submit?user=alice", #"{"text": "pandas merge"}"#)
-            #expect(answer.status == 202, "\(answer)")
-        }
-        try await ensureSchemaFails(database)
-        var tables: [String] = []
-        for try await table in try await newer.query(
-            "SELECT tablename FROM pg_tables WHERE tablename LIKE 'suggest_%' ORDER BY tablename"
-        ).decode(String.self) {
-            tables.append(table)
-        }
-        #expect(tables == ["suggest_schema_versions"])
-        database.shutdown()
-        runner.cancel()
-        try await Task.sleep(for: .milliseconds(200))
-        try await UsersTestDatabase.withClient { client in
-            try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"))
+        try await withScratchDatabase("newer", schemaVersion: 3) { settings, _, tables in
+            let database = UsersDatabase(
+                settings: settings, options: .init(submitWait: .seconds(5), shutdownWait: .milliseconds(500)))
+            defer { database.shutdown() }
+            #expect(await database.prepare() == false)
+            let server = try replica(database)
+            try await server.makeApplication().test(.router) { client in
+                let answer = try await send(client, .post, "/submit?user=alice", #"{"text": "pandas merge"}"#)
+                #expect(answer.status == 202, "\(answer)")
+            }
+            try await ensureSchemaFails(database)
+            #expect(try await tables() == ["suggest_schema_versions"])
         }
     }
 
