@@ -37,7 +37,6 @@ final class UpgradeHandlerSlot: Sendable {
     private struct State {
         var reference: WebSocketHandlerReference<SuggestRequestContext>?
         var closed = false
-        var watching = false
     }
     private let state = Mutex(State())
 
@@ -49,15 +48,15 @@ final class UpgradeHandlerSlot: Sendable {
     deinit { Self.live.subtract(1, ordering: .relaxed) }
 
     func reference(closingWith channel: any Channel) -> WebSocketHandlerReference<SuggestRequestContext> {
-        let (reference, watch) = state.withLock { state -> (WebSocketHandlerReference<SuggestRequestContext>, Bool) in
+        // A reference is made once: before the close (watched from then on), or never.
+        let (reference, made) = state.withLock { state -> (WebSocketHandlerReference<SuggestRequestContext>, Bool) in
             if state.closed { return (WebSocketHandlerReference(), false) }
             if let reference = state.reference { return (reference, false) }
             let reference = WebSocketHandlerReference<SuggestRequestContext>()
             state.reference = reference
-            defer { state.watching = true }
-            return (reference, !state.watching)
+            return (reference, true)
         }
-        if watch {
+        if made {
             channel.closeFuture.whenComplete { [self] _ in
                 state.withLock { state in
                     state.reference = nil

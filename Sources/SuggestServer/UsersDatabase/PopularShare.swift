@@ -272,11 +272,10 @@ extension UsersDatabase {
     /// Reads the rows changed since the last read into each shared provider; every 60th round also deletes, per
     /// provider, the rows beyond its capacity (the least popular).
     private func refreshPopular() async {
-        let providers = popularShare.withLock { share -> [(String, PopularShare.Provider)] in
+        let (providers, prune) = popularShare.withLock { share -> ([(String, PopularShare.Provider)], Bool) in
             share.rounds += 1
-            return share.providers.map { ($0.key, $0.value) }
+            return (share.providers.map { ($0.key, $0.value) }, share.rounds % 60 == 0)
         }
-        let prune = popularShare.withLock { $0.rounds % 60 == 0 }
         for (id, shared) in providers {
             guard let provider = shared.provider else { continue }
             let outcome = await Self.within(options.submitWait) { () -> ([PopularQuery], Int64) in
