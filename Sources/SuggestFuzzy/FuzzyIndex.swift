@@ -1,7 +1,8 @@
 public import SuggestCore
 public import SuggestIndex
 
-/// What the fuzzy provider needs beyond the shared `PrefixIndex`: a 32-bit letter mask per key.
+/// What the fuzzy provider needs beyond the shared `PrefixIndex`: a 32-bit letter mask and a 16-bit set of second
+/// characters per key.
 ///
 /// The sorted canonical keys of the `PrefixIndex` (folded, separators collapsed to one space) are the implicit
 /// prefix trie the typo walk runs on (a trie node is a range of sorted keys sharing a prefix); its range-minimum
@@ -10,14 +11,20 @@ public import SuggestIndex
 /// ``FuzzyProvider/init(configuration:context:)`` obtains the prefix index through the same cache artifact as the
 /// prefix provider (`"prefix-index:<path>:<lenient>"`).
 ///
-/// Memory beyond the prefix index: 4 bytes per entry (the mask) and, for large dictionaries, a table of the trie's
-/// top two levels (tens of kilobytes). See ``extraByteCount``.
+/// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set) and, for large
+/// dictionaries, a table of the trie's top two levels (tens of kilobytes). See ``extraByteCount``.
 public struct FuzzyIndex: Sendable {
     /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
     public let prefixIndex: PrefixIndex
     /// Letters (bits 0-25), digits (26), other ASCII (27), non-ASCII lead bytes (28 + b % 3) in sorted key `i`;
     /// bit 31 (``camelBit``) when the original text has a camelCase hump (an ASCII lowercase then uppercase letter).
     let masks: [UInt32]
+    /// For sorted key `i`, the characters (as ``secondBit(_:)`` buckets) an abbreviation's second character can match
+    /// in it: the bytes from its second scalar on up to and including the first that is neither a vowel nor a doubled
+    /// letter, and the first byte of every word after the first. These are the only places
+    /// `SubsequenceScorer.abbreviates` looks for the second character, so a key without the pattern's is skipped
+    /// unchecked (a camelCase key is always checked: its humps start words too).
+    let seconds: [UInt16]
     /// The children of the implicit trie's root and of each first-byte node (see ``TopLevels``); nil for small
     /// dictionaries, whose ranges stay in cache anyway.
     let top: TopLevels?
@@ -28,8 +35,8 @@ public struct FuzzyIndex: Sendable {
     /// The number of keys (the dictionary's entry count).
     public var count: Int { prefixIndex.count }
 
-    /// Bytes this index adds to the prefix index (the masks).
-    public var extraByteCount: Int { masks.count * 4 + (top?.byteCount ?? 0) }
+    /// Bytes this index adds to the prefix index (the masks and second-character sets).
+    public var extraByteCount: Int { masks.count * 4 + seconds.count * 2 + (top?.byteCount ?? 0) }
 
     /// Builds the prefix index of `dictionary`, then the fuzzy extras (when no prefix index is shared).
     public init(_ dictionary: WeightedDictionary) {
@@ -43,39 +50,50 @@ public struct FuzzyIndex: Sendable {
         let n = prefixIndex.count
         let dictionary = prefixIndex.dictionary
         let table = (0..<256).map { Self.maskBit(UInt8($0)) }
-        let masks = [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
-            table.withUnsafeBufferPointer { table in
+        let secondTable = (0..<256).map { Self.secondBit(UInt8($0)) }
+        var seconds = [UInt16](repeating: 0, count: n)
+        let masks = seconds.withUnsafeMutableBufferPointer { secondBuffer in
+            [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
+                table.withUnsafeBufferPointer { table in
+                secondTable.withUnsafeBufferPointer { secondTable in
                 dictionary.textBytes.withUnsafeBufferPointer { text in
-                    dictionary.textOffsets.withUnsafeBufferPointer { offsets in
-                        func fill(_ positions: Range<Int>) {
-                            for i in positions {
-                                var mask: UInt32 = 0
-                                for depth in 0..<prefixIndex.sortedKeyLength(at: i) {
-                                    mask |= table[Int(prefixIndex.sortedKeyByte(at: i, depth: depth))]
-                                }
-                                let entry = prefixIndex.entry(atSortedPosition: i)
-                                var k = Int(offsets[entry]) + 1
-                                let end = Int(offsets[entry + 1])
-                                while k < end {
-                                    let a = text[k - 1]
-                                    let b = text[k]
-                                    if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
-                                        mask |= Self.camelBit
-                                        break
-                                    }
-                                    k += 1
-                                }
-                                buffer[i] = mask
+                dictionary.textOffsets.withUnsafeBufferPointer { offsets in
+                    func fill(_ positions: Range<Int>) {
+                        for i in positions {
+                            var mask: UInt32 = 0
+                            let length = prefixIndex.sortedKeyLength(at: i)
+                            for depth in 0..<length {
+                                mask |= table[Int(prefixIndex.sortedKeyByte(at: i, depth: depth))]
                             }
+                            secondBuffer[i] = Self.secondCharacters(
+                                length: length, byte: { prefixIndex.sortedKeyByte(at: i, depth: $0) },
+                                table: secondTable)
+                            let entry = prefixIndex.entry(atSortedPosition: i)
+                            var k = Int(offsets[entry]) + 1
+                            let end = Int(offsets[entry + 1])
+                            while k < end {
+                                let a = text[k - 1]
+                                let b = text[k]
+                                if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
+                                    mask |= Self.camelBit
+                                    break
+                                }
+                                k += 1
+                            }
+                            buffer[i] = mask
                         }
-                        // Each half of the keys on its own core (they write disjoint elements).
-                        Parallel.run(if: n >= 16_384) { fill(0..<(n / 2)) } and: { fill((n / 2)..<n) }
                     }
+                    // Each half of the keys on its own core (they write disjoint elements).
+                    Parallel.run(if: n >= 16_384) { fill(0..<(n / 2)) } and: { fill((n / 2)..<n) }
                 }
+                }
+                }
+                }
+                count = n
             }
-            count = n
         }
         self.masks = masks
+        self.seconds = seconds
         top = n >= TopLevels.minimumCount ? TopLevels(prefixIndex) : nil
     }
 
@@ -114,6 +132,58 @@ public struct FuzzyIndex: Sendable {
         if b < 0x80 { return TextNormalizer.isSeparator(b) ? 0 : 1 << 27 }
         if UTF8Scalars.isContinuation(b) { return 0 }
         return 1 << (28 + UInt32(b % 3))
+    }
+
+    /// The bucket of a byte in the second-character sets: the 13 most frequent letters of English text their own,
+    /// then three shared ones (`m f p g`, `w y b v k`, and every other byte).
+    @inline(__always)
+    static func secondBit(_ b: UInt8) -> UInt16 {
+        switch b {
+        case 0x65: return 1 << 0  // e
+        case 0x74: return 1 << 1  // t
+        case 0x61: return 1 << 2  // a
+        case 0x6F: return 1 << 3  // o
+        case 0x69: return 1 << 4  // i
+        case 0x6E: return 1 << 5  // n
+        case 0x73: return 1 << 6  // s
+        case 0x68: return 1 << 7  // h
+        case 0x72: return 1 << 8  // r
+        case 0x64: return 1 << 9  // d
+        case 0x6C: return 1 << 10  // l
+        case 0x63: return 1 << 11  // c
+        case 0x75: return 1 << 12  // u
+        case 0x6D, 0x66, 0x70, 0x67: return 1 << 13  // m f p g
+        case 0x77, 0x79, 0x62, 0x76, 0x6B: return 1 << 14  // w y b v k
+        default: return 1 << 15
+        }
+    }
+
+    /// The second-character set of a folded key of `length` bytes (see ``seconds``), `table` mapping each byte to
+    /// its ``secondBit(_:)``.
+    @inline(__always)
+    static func secondCharacters(
+        length n: Int, byte: (Int) -> UInt8, table: UnsafeBufferPointer<UInt16>
+    ) -> UInt16 {
+        guard n > 0 else { return 0 }
+        var set: UInt16 = 0
+        // Directly after the first scalar, then past vowels and doubled letters (as `abbreviates` walks).
+        var i = UTF8Scalars.length(lead: byte(0))
+        var previous = i > 0 && i <= n ? byte(i - 1) : 0
+        while i < n {
+            let c = byte(i)
+            set |= table[Int(c)]
+            if !(SubsequenceScorer.isVowel(c) || (c == previous && c < 0x80)) { break }
+            previous = c
+            i += 1
+        }
+        // The first byte of each later word.
+        var before = byte(0)
+        for k in 1..<max(n, 1) {
+            let c = byte(k)
+            if TextNormalizerProxy.isSeparator(before) { set |= table[Int(c)] }
+            before = c
+        }
+        return set
     }
 
     static let asciiLower: [UInt8] = (0..<128).map { b in

@@ -41,10 +41,12 @@ extension FuzzyMatcher {
         var survivors = Array.take(&scratch.survivors)
         var best = Array.take(&scratch.scored)  // a min-heap of the best `limit`
         var key = Array.take(&scratch.key)
+        var passes = Array.take(&scratch.maskPasses)
         defer {
             swap(&scratch.survivors, &survivors)
             swap(&scratch.scored, &best)
             swap(&scratch.key, &key)
+            swap(&scratch.maskPasses, &passes)
         }
         // The ceiling: keys compared with the pattern (those whose letter mask holds the pattern's).
         let checkBudget = options.maxAbbreviationChecks == 0 ? Int.max : options.maxAbbreviationChecks
@@ -125,9 +127,41 @@ extension FuzzyMatcher {
                 let first = Self.firstScalarLength(pattern)
                 key.append(contentsOf: pattern[0..<first])
                 let range = index.prefixRange(key)
-                for position in range {
-                    if let score = match(position) { keep(position, score) }
-                    if stopped { break }
+                // The second character: where `abbreviates` looks for it is in each key's second-character set
+                // (camelCase keys and a smart-case pattern are scored by their original text: not filtered).
+                let second: UInt32 =
+                    needsOriginal || pattern.count <= first ? 0xFFFF : UInt32(FuzzyIndex.secondBit(pattern[first]))
+                // The range in blocks: first the positions whose mask holds the pattern's and whose second-character
+                // set its second character, in a loop without branches (most keys fail them), then the checks on
+                // those few.
+                let block = 2048
+                passes.removeAll(keepingCapacity: true)
+                passes.append(contentsOf: repeatElement(0, count: max(1, min(block, range.count))))
+                passes.withUnsafeMutableBufferPointer { passBuffer in
+                index.seconds.withUnsafeBufferPointer { secondBuffer in
+                    let out = passBuffer.baseAddress!
+                    let seconds = secondBuffer.baseAddress!
+                    var from = range.lowerBound
+                    while from < range.upperBound && !stopped {
+                        let to = min(from &+ block, range.upperBound)
+                        var count = 0
+                        var position = from
+                        while position < to {
+                            let keyMask = maskPointer[position]
+                            // All 16 bits for a camelCase key (bit 31).
+                            let set = UInt32(seconds[position]) | ((keyMask >> 31) &* 0xFFFF)
+                            out[count] = Int32(truncatingIfNeeded: position)
+                            count &+= keyMask & mask == mask && set & second != 0 ? 1 : 0
+                            position &+= 1
+                        }
+                        for k in 0..<count {
+                            let position = Int(out[k])
+                            if let score = match(position) { keep(position, score) }
+                            if stopped { break }
+                        }
+                        from = to
+                    }
+                }
                 }
                 checked = range.count
             }

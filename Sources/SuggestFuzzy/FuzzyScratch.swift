@@ -70,6 +70,8 @@ struct FuzzyScratch: Sendable {
     /// The abbreviation scan's survivors and an alignment's positions.
     var survivors: [Int32] = []
     var positions: [Int32] = []
+    /// A block of the abbreviation scan's range: the positions whose letter mask holds the pattern's.
+    var maskPasses: [Int32] = []
     /// The candidates being made.
     var candidates: [SuggestionCandidate] = []
     /// The titles of this keystroke's candidates and of the last one's, by dictionary entry: a title shown again is

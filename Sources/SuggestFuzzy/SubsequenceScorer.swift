@@ -162,24 +162,52 @@ struct SubsequenceScorer {
             }
             if at < 0 {
                 if p == 0 { return false }
-                var j = position + 1
-                while j + length <= n {
-                    if key[j] == b && TextNormalizerProxy.isSeparator(key[j - 1]) {
-                        var k = 1
-                        while k < length && key[j + k] == pat[p + k] { k += 1 }
-                        if k == length {
-                            at = j
-                            break
-                        }
-                    }
-                    j += 1
-                }
+                at = wordStart(pat, p, length, key, n, from: position + 1)
                 if at < 0 { return false }
             }
             position = at + length
             p += length
         }
         return true
+    }
+
+    /// The first `j >= from` (`from >= 1`) where the key holds the scalar `pat[p..<p + length]` at a word start (its
+    /// byte before is a separator), or -1. Eight bytes at a time: the bytes equal to the scalar's lead byte are found
+    /// with one subtraction (a zero byte of `word ^ lead`), then each is checked.
+    @inline(__always)
+    static func wordStart(
+        _ pat: UnsafePointer<UInt8>, _ p: Int, _ length: Int, _ key: UnsafePointer<UInt8>, _ n: Int, from: Int
+    ) -> Int {
+        let b = pat[p]
+        let last = n &- length
+        @inline(__always) func matches(_ j: Int) -> Bool {
+            guard key[j] == b && TextNormalizerProxy.isSeparator(key[j &- 1]) else { return false }
+            var k = 1
+            while k < length && key[j &+ k] == pat[p &+ k] { k &+= 1 }
+            return k == length
+        }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let spread = UInt64(b) &* ones
+        var j = from
+        while j &+ 8 <= n {
+            let word = UInt64(littleEndian: UnsafeRawPointer(key + j).loadUnaligned(as: UInt64.self))
+            let x = word ^ spread
+            // Set at each zero byte of x (and maybe above one: `matches` checks the byte itself).
+            var hits = (x &- ones) & ~x & highs
+            while hits != 0 {
+                let k = j &+ (hits.trailingZeroBitCount &>> 3)
+                if k > last { return -1 }
+                if matches(k) { return k }
+                hits &= hits &- 1
+            }
+            j &+= 8
+        }
+        while j <= last {
+            if matches(j) { return j }
+            j &+= 1
+        }
+        return -1
     }
 
     @inline(__always)

@@ -59,4 +59,17 @@ struct TextNormalizerTests {
         for c in " -_./,:;()" { #expect(TextNormalizer.isSeparator(UInt8(ascii: c.unicodeScalars.first!))) }
         for c in "aZ09'" { #expect(!TextNormalizer.isSeparator(UInt8(ascii: c.unicodeScalars.first!))) }
     }
+
+    @Test func everyByteSeparatesAsItsCharacterSays() {
+        for byte in 0...255 {
+            let expected: Bool
+            if byte >= 0x80 {
+                expected = false
+            } else {
+                let c = Character(Unicode.Scalar(UInt8(byte)))
+                expected = byte <= 0x20 || byte == 0x7F || !(c.isLetter || c.isNumber || c == "'")
+            }
+            #expect(TextNormalizer.isSeparator(UInt8(byte)) == expected, "byte \(byte)")
+        }
+    }
 }

@@ -34,9 +34,20 @@ public enum TextNormalizer: Sendable {
         String(decoding: normalized(text), as: UTF8.self)
     }
 
-    /// Whether a folded byte separates words: whitespace and ASCII punctuation (`-`, `_`, `.`, `/`, …).
-    @inline(__always)
-    public static func isSeparator(_ byte: UInt8) -> Bool { separatorTable[Int(byte)] }
+    /// Whether a folded byte separates words: control characters, whitespace and ASCII punctuation (`-`, `_`, `.`,
+    /// `/`, …) except `'` (which keeps "don't" one word). Bytes of 0x80 and above never separate.
+    ///
+    /// A bit test on two constants, inlinable into other modules' hot loops (a table would cost them a call and a
+    /// lazy-initialisation check per byte).
+    @inlinable @inline(__always)
+    public static func isSeparator(_ byte: UInt8) -> Bool {
+        // Bit b of `low` (bytes 0–63) and bit b − 64 of `high` (bytes 64–127): 1 for a separator.
+        let low: UInt64 = 0xFC00_FF7F_FFFF_FFFF
+        let high: UInt64 = 0xF800_0001_F800_0001
+        if byte < 64 { return (low >> UInt64(byte)) & 1 != 0 }
+        if byte < 128 { return (high >> UInt64(byte &- 64)) & 1 != 0 }
+        return false
+    }
 
     // MARK: Internals
 
@@ -110,13 +121,4 @@ public enum TextNormalizer: Sendable {
         return UInt8(b)
     }
 
-    static let separatorTable: [Bool] = (0..<256).map { b in
-        if b == 0x20 { return true }
-        if b < 0x20 || b == 0x7F { return true }
-        if b >= 0x80 { return false }
-        let c = Character(Unicode.Scalar(UInt8(b)))
-        // Punctuation separates words; letters and digits don't. `'` keeps "don't" one word.
-        if c.isLetter || c.isNumber || c == "'" { return false }
-        return true
-    }
 }
