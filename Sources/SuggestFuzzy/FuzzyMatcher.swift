@@ -136,42 +136,43 @@ struct FuzzyMatcher {
             }
             if !continuation.isEmpty { pieces.append(continuationPiece) }
         } else {
-            var search = TypoSearch(
-                index: index,
-                query: scalars,
-                maxTypos: typos,
-                transpositions: options.transpositions,
-                wholeWord: wholeWord,
-                exactPrefix: options.exactPrefixLength,
-                // While typing the first letter stays (checking every other first letter costs the most); the
-                // first two swapped are one typo. Wrong first letters are for whole words, below.
-                firstSwap: options.forgiveWrongPrefix,
-                buffers: takeWalkBuffers()
-            )
-            search.nodeBudget = walkBudget
-            if let previous, let oldHits = previous.hits, previous.typos == typos,
-                previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
+            // A query of several words whose words before the last, as typed, start at least `limit` keys ("python "
+            // starts thousands of names): the typos go to the last word first, the way Typesense corrects a token
+            // only when the exact ones find nothing. A typo in an earlier word is looked for only when that walk finds
+            // nothing at all. (A budget grown by the last word over the whole of "python dateutil" walked 9,500
+            // nodes.) Words before the last that start fewer keys may themselves be misspelt ("hypotesis-js"): those
+            // queries walk with the typos anywhere.
+            var exactPrefix = options.exactPrefixLength
+            if queryWords > 1, let space = scalars.lastIndex(of: 0x20), space > exactPrefix,
+                let spaceByte = trimmed.lastIndex(of: 0x20)
             {
-                var starts = Array.take(&scratch.starts)
-                restartNodes(oldHits, into: &starts)
-                if !starts.isEmpty { search.run(from: starts) }
-                swap(&scratch.starts, &starts)
-            } else {
-                search.run()
+                scratch.key.removeAll(keepingCapacity: true)
+                scratch.key.append(contentsOf: trimmed[0...spaceByte])
+                if index.prefixRange(scratch.key).count >= limit { exactPrefix = space }
             }
-            visited = search.visited
+            var search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
+            var restricted = 0
+            if exactPrefix > options.exactPrefixLength && search.hits.isEmpty && !search.cut {
+                restricted = search.visited
+                scratch.walk = search.takeBuffers()
+                exactPrefix = options.exactPrefixLength
+                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
+            }
+            visited = restricted + search.visited
             walkCut = search.cut
             // A walk cut short is not narrowed from: the next keystroke walks afresh. A whole-word walk keeps the
             // prefix-mode hits it narrowed from, for the next word ("django-" then "django-r").
             if !wholeWord && !search.cut {
                 newState.scalars = scalars
                 newState.typos = typos
+                newState.exactPrefix = exactPrefix
                 newState.hits = FuzzyScratch.copy(search.hits)
             } else if wholeWord && !search.cut, let previous, previous.hits != nil, previous.typos == typos,
-                scalars.starts(with: previous.scalars)
+                previous.exactPrefix <= exactPrefix, scalars.starts(with: previous.scalars)
             {
                 newState.scalars = previous.scalars
                 newState.typos = previous.typos
+                newState.exactPrefix = previous.exactPrefix
                 newState.hits = previous.hits
             }
             FuzzyIndex.disjointPieces(
@@ -345,6 +346,38 @@ struct FuzzyMatcher {
                 pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, filter)
         }
         profile?.end(.wholeWords, work: visited - visitedBeforeWholeWords)
+    }
+
+    /// The main typo walk (step 1) with `exactPrefix` leading scalars kept exact, below the previous keystroke's hits
+    /// when this query extends that one with the same budget and a walk at least as free (its hits then hold every
+    /// node this walk can reach); in the scratch's walk buffers.
+    mutating func walk(
+        _ scalars: [UInt32], typos: Int, exactPrefix: Int, wholeWord: Bool, previous: FuzzyState?
+    ) -> TypoSearch {
+        var search = TypoSearch(
+            index: index,
+            query: scalars,
+            maxTypos: typos,
+            transpositions: options.transpositions,
+            wholeWord: wholeWord,
+            exactPrefix: exactPrefix,
+            // While typing the first letter stays (checking every other first letter costs the most); the first two
+            // swapped are one typo. Wrong first letters are for whole words, below.
+            firstSwap: options.forgiveWrongPrefix,
+            buffers: takeWalkBuffers()
+        )
+        search.nodeBudget = walkBudget
+        if let previous, let oldHits = previous.hits, previous.typos == typos, previous.exactPrefix <= exactPrefix,
+            previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
+        {
+            var starts = Array.take(&scratch.starts)
+            restartNodes(oldHits, into: &starts)
+            if !starts.isEmpty { search.run(from: starts) }
+            swap(&scratch.starts, &starts)
+        } else {
+            search.run()
+        }
+        return search
     }
 
     /// The typo walks' arrays from the scratch (a walk gives them back with `TypoSearch/takeBuffers()`).

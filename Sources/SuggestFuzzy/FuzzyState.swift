@@ -19,6 +19,9 @@ struct FuzzyState: Sendable {
     /// such a hit or lies below one.
     var scalars: [UInt32] = []
     var typos = -1
+    /// The leading scalars that walk kept exact: a later walk narrows from its hits only when it keeps at least as
+    /// many (a freer walk can reach nodes below no old hit).
+    var exactPrefix = 0
     var hits: [TypoHit]? = nil
     /// The whole-word walks (prefix mode) when they ran, and their budget: narrowed the same way.
     var wholeWordBudget = -1
