@@ -51,50 +51,48 @@ public struct FuzzyIndex: Sendable {
         let dictionary = prefixIndex.dictionary
         let table = (0..<256).map { Self.maskBit(UInt8($0)) }
         let secondTable = (0..<256).map { Self.secondBit(UInt8($0)) }
-        let masks = [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
-            table.withUnsafeBufferPointer { table in
+        var seconds = [UInt16](repeating: 0, count: n)
+        let masks = seconds.withUnsafeMutableBufferPointer { secondsBuffer in
+            // A copy of the (inout) buffer pointer, for the two threads to capture.
+            let secondBuffer = secondsBuffer
+            return [UInt32](unsafeUninitializedCapacity: n) { buffer, count in
+                table.withUnsafeBufferPointer { table in
+                secondTable.withUnsafeBufferPointer { secondTable in
                 dictionary.textBytes.withUnsafeBufferPointer { text in
-                    dictionary.textOffsets.withUnsafeBufferPointer { offsets in
-                        func fill(_ positions: Range<Int>) {
-                            for i in positions {
-                                var mask: UInt32 = 0
-                                for depth in 0..<prefixIndex.sortedKeyLength(at: i) {
-                                    mask |= table[Int(prefixIndex.sortedKeyByte(at: i, depth: depth))]
-                                }
-                                let entry = prefixIndex.entry(atSortedPosition: i)
-                                var k = Int(offsets[entry]) + 1
-                                let end = Int(offsets[entry + 1])
-                                while k < end {
-                                    let a = text[k - 1]
-                                    let b = text[k]
-                                    if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
-                                        mask |= Self.camelBit
-                                        break
-                                    }
-                                    k += 1
-                                }
-                                buffer[i] = mask
+                dictionary.textOffsets.withUnsafeBufferPointer { offsets in
+                    func fill(_ positions: Range<Int>) {
+                        for i in positions {
+                            var mask: UInt32 = 0
+                            let length = prefixIndex.sortedKeyLength(at: i)
+                            for depth in 0..<length {
+                                mask |= table[Int(prefixIndex.sortedKeyByte(at: i, depth: depth))]
                             }
+                            secondBuffer[i] = Self.secondCharacters(
+                                length: length, byte: { prefixIndex.sortedKeyByte(at: i, depth: $0) },
+                                table: secondTable)
+                            let entry = prefixIndex.entry(atSortedPosition: i)
+                            var k = Int(offsets[entry]) + 1
+                            let end = Int(offsets[entry + 1])
+                            while k < end {
+                                let a = text[k - 1]
+                                let b = text[k]
+                                if a >= 0x61 && a <= 0x7A && b >= 0x41 && b <= 0x5A {
+                                    mask |= Self.camelBit
+                                    break
+                                }
+                                k += 1
+                            }
+                            buffer[i] = mask
                         }
-                        // Each half of the keys on its own core (they write disjoint elements).
-                        Parallel.run(if: n >= 16_384) { fill(0..<(n / 2)) } and: { fill((n / 2)..<n) }
                     }
+                    // Each half of the keys on its own core (they write disjoint elements).
+                    Parallel.run(if: n >= 16_384) { fill(0..<(n / 2)) } and: { fill((n / 2)..<n) }
                 }
-            }
-            count = n
-        }
-        let seconds = [UInt16](unsafeUninitializedCapacity: n) { buffer, count in
-            secondTable.withUnsafeBufferPointer { table in
-                func fill(_ positions: Range<Int>) {
-                    for i in positions {
-                        buffer[i] = Self.secondCharacters(
-                            length: prefixIndex.sortedKeyLength(at: i),
-                            byte: { prefixIndex.sortedKeyByte(at: i, depth: $0) }, table: table)
-                    }
                 }
-                Parallel.run(if: n >= 16_384) { fill(0..<(n / 2)) } and: { fill((n / 2)..<n) }
+                }
+                }
+                count = n
             }
-            count = n
         }
         self.masks = masks
         self.seconds = seconds
