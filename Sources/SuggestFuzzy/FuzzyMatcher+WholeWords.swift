@@ -46,16 +46,11 @@ extension FuzzyMatcher {
             exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos,
             onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap, buffers: takeWalkBuffers())
         search.nodeBudget = walkBudget
-        if let (oldScalars, oldHits) = previous, let oldHits, oldScalars.count <= scalars.count,
-            scalars.starts(with: oldScalars)
-        {
-            var starts = Array.take(&scratch.starts)
-            restartNodes(oldHits, into: &starts)
-            if !starts.isEmpty { search.run(from: starts) }
-            swap(&scratch.starts, &starts)
-        } else {
-            search.run()
+        var below: [TypoHit]? = nil
+        if let (oldScalars, oldHits) = previous, oldScalars.count <= scalars.count, scalars.starts(with: oldScalars) {
+            below = oldHits
         }
+        run(&search, below: below)
         visited += search.visited
         if search.cut { walkCut = true }
         return search

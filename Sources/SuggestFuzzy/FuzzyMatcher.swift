@@ -367,17 +367,27 @@ struct FuzzyMatcher {
             buffers: takeWalkBuffers()
         )
         search.nodeBudget = walkBudget
-        if let previous, let oldHits = previous.hits, previous.typos == typos, previous.exactPrefix <= exactPrefix,
+        var narrowing = false
+        if let previous, previous.typos == typos, previous.exactPrefix <= exactPrefix,
             previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
         {
-            var starts = Array.take(&scratch.starts)
-            restartNodes(oldHits, into: &starts)
-            if !starts.isEmpty { search.run(from: starts) }
-            swap(&scratch.starts, &starts)
-        } else {
-            search.run()
+            narrowing = true
         }
+        run(&search, below: narrowing ? previous?.hits : nil)
         return search
+    }
+
+    /// Runs `search` below the outermost of `hits` (nothing to walk when there are none), or over the whole trie
+    /// when `hits` is nil.
+    mutating func run(_ search: inout TypoSearch, below hits: [TypoHit]?) {
+        guard let hits else {
+            search.run()
+            return
+        }
+        var starts = Array.take(&scratch.starts)
+        restartNodes(hits, into: &starts)
+        if !starts.isEmpty { search.run(from: starts) }
+        swap(&scratch.starts, &starts)
     }
 
     /// The typo walks' arrays from the scratch (a walk gives them back with `TypoSearch/takeBuffers()`).
