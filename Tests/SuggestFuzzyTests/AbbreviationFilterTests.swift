@@ -115,4 +115,34 @@ struct AbbreviationFilterTests {
         #expect(try Self.abbreviations("zqx", in: ["github", "gitlab"]).isEmpty)
         #expect(try Self.abbreviations("gthb", in: ["github", "gitlab"]) == ["github"])
     }
+
+    @Test func wordStartsFoundEightBytesAtATimeAreThoseAByteScanFinds() {
+        var random = Generator(state: 99)
+        let alphabet = Array("ab -_xé".utf8)
+        for _ in 0..<20_000 {
+            var key: [UInt8] = []
+            for _ in 0..<(1 + random.next(40)) {
+                let b = alphabet[random.next(alphabet.count)]
+                // "é" is two bytes: keep it whole.
+                if b == 0xC3 || b == 0xA9 { key += [0xC3, 0xA9] } else { key.append(b) }
+            }
+            let scalar: [UInt8] = random.next(4) == 0 ? [0xC3, 0xA9] : [Array("abx-".utf8)[random.next(4)]]
+            let from = 1 + random.next(key.count)
+            var expected = -1
+            var j = from
+            while j + scalar.count <= key.count {
+                if Array(key[j..<(j + scalar.count)]) == scalar && TextNormalizer.isSeparator(key[j - 1]) {
+                    expected = j
+                    break
+                }
+                j += 1
+            }
+            let found = scalar.withUnsafeBufferPointer { p in
+                key.withUnsafeBufferPointer { k in
+                    SubsequenceScorer.wordStart(p.baseAddress!, 0, scalar.count, k.baseAddress!, k.count, from: from)
+                }
+            }
+            #expect(found == expected, "\(key) \(scalar) from \(from)")
+        }
+    }
 }
