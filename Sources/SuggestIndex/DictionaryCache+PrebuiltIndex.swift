@@ -29,8 +29,7 @@ extension DictionaryCache {
         lenient: Bool = false
     ) -> Bool {
         guard let expected = index.sourceFingerprint, expected.lenient == lenient,
-            let data = FileManager.default.contents(atPath: path),
-            data.withUnsafeBytes({ SourceFingerprint(bytes: $0, lenient: lenient) }) == expected
+            SourceFingerprint(contentsOfFile: path, lenient: lenient) == expected
         else { return false }
         _ = artifact(PrefixIndex.cacheKey(dictionaryPath: path, lenient: lenient)) { index }
         return true

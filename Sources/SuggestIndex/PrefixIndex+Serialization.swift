@@ -403,9 +403,7 @@ extension PrefixIndex {
     /// Builds the index of `dictionary`, loaded from the file at `path`, with that file's fingerprint (so that it can
     /// be saved and later recognised by a prefix provider's `index` file). Without a readable file, no fingerprint.
     public static func fingerprinted(dictionary: WeightedDictionary, path: String, lenient: Bool) -> PrefixIndex {
-        let fingerprint = FileManager.default.contents(atPath: path).map { data in
-            data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: lenient) }
-        }
+        let fingerprint = SourceFingerprint(contentsOfFile: path, lenient: lenient)
         return PrefixIndex(dictionary: dictionary, sourceFingerprint: fingerprint)
     }
 }

@@ -222,6 +222,15 @@ public struct SourceFingerprint: Hashable, Sendable, CustomStringConvertible {
         self.init(byteCount: UInt64(bytes.count), hash: Checksum.hash(bytes), lenient: lenient)
     }
 
+    /// The fingerprint of the regular file at `path`, read through a memory map (no copy of the file), or nil when
+    /// it cannot be read.
+    public init?(contentsOfFile path: String, lenient: Bool) {
+        guard let fingerprint = MappedFile.withContents(ofFile: path, { bytes in
+            bytes.map { SourceFingerprint(bytes: $0, lenient: lenient) }
+        }) else { return nil }
+        self = fingerprint
+    }
+
     public var description: String {
         "\(byteCount) bytes, hash \(String(hash, radix: 16))\(lenient ? ", lenient" : "")"
     }

@@ -116,12 +116,11 @@ public final class PrefixProvider: ConfigurableProvider {
         indexPath: String,
         context: ProviderContext
     ) throws -> PrefixIndex {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let fingerprint = SourceFingerprint(contentsOfFile: path, lenient: source.lenient) else {
             // Let the dictionary loader name the problem (missing file, a folder, unreadable).
             _ = try context.dictionary(source)
             throw context.error(at: "dictionary", "\(path): cannot be read")
         }
-        let fingerprint = data.withUnsafeBytes { SourceFingerprint(bytes: $0, lenient: source.lenient) }
         if FileManager.default.fileExists(atPath: indexPath) {
             do {
                 let saved = try PrefixIndex(contentsOfFile: indexPath)
