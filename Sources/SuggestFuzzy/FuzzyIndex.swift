@@ -170,7 +170,7 @@ public struct FuzzyIndex: Sendable {
         var set: UInt16 = 0
         // Directly after the first scalar, then past vowels and doubled letters (as `abbreviates` walks).
         var i = UTF8Scalars.length(lead: byte(0))
-        var previous = i > 0 && i <= n ? byte(i - 1) : 0
+        var previous = byte(min(i, n) - 1)
         while i < n {
             let c = byte(i)
             set |= table[Int(c)]
@@ -180,7 +180,7 @@ public struct FuzzyIndex: Sendable {
         }
         // The first byte of each later word.
         var before = byte(0)
-        for k in 1..<max(n, 1) {
+        for k in 1..<n {
             let c = byte(k)
             if TextNormalizerProxy.isSeparator(before) { set |= table[Int(c)] }
             before = c

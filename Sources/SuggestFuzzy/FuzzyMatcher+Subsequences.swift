@@ -135,8 +135,9 @@ extension FuzzyMatcher {
                 // set its second character, in a loop without branches (most keys fail them), then the checks on
                 // those few.
                 let block = 2048
-                passes.removeAll(keepingCapacity: true)
-                passes.append(contentsOf: repeatElement(0, count: max(1, min(block, range.count))))
+                // Room for one block, kept from one scan to the next (its contents are written before they are read).
+                let room = max(1, min(block, range.count))
+                if passes.count < room { passes.append(contentsOf: repeatElement(0, count: room - passes.count)) }
                 passes.withUnsafeMutableBufferPointer { passBuffer in
                 index.seconds.withUnsafeBufferPointer { secondBuffer in
                     let out = passBuffer.baseAddress!

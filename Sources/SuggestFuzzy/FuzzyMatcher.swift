@@ -140,8 +140,9 @@ struct FuzzyMatcher {
             // starts thousands of names): the typos go to the last word first, the way Typesense corrects a token only
             // when the exact ones find nothing. A typo in an earlier word is looked for only when that walk finds
             // nothing at all. (A budget grown by the last word over the whole of "python dateutil" walked 9,497 nodes;
-            // below an exact "python", 2,310.) Earlier words that start fewer keys may be misspelt ("hypotesis-js"):
-            // those queries walk with the typos anywhere.
+            // below an exact "python", 2,310.) The separator before the last word may still be an edit ("cerberus-py"
+            // finds "cerberuspy"). Earlier words that start fewer keys may be misspelt ("hypotesis-js"): those queries
+            // walk with the typos anywhere.
             var exactPrefix = options.exactPrefixLength
             if queryWords > 1, let space = scalars.lastIndex(of: 0x20), space > exactPrefix,
                 let spaceByte = trimmed.lastIndex(of: 0x20)
@@ -367,12 +368,10 @@ struct FuzzyMatcher {
             buffers: takeWalkBuffers()
         )
         search.nodeBudget = walkBudget
-        var narrowing = false
-        if let previous, previous.typos == typos, previous.exactPrefix <= exactPrefix,
-            previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
-        {
-            narrowing = true
-        }
+        let narrowing = previous.map {
+            $0.typos == typos && $0.exactPrefix <= exactPrefix && $0.scalars.count <= scalars.count
+                && scalars.starts(with: $0.scalars)
+        } ?? false
         run(&search, below: narrowing ? previous?.hits : nil)
         return search
     }
