@@ -88,4 +88,18 @@ struct IndexFileTests {
         #expect(titles(engine, "b") == ["banana"])
         #expect(try PrefixIndex(contentsOfFile: path).count == 3)
     }
+
+    @Test func aDictionaryThatIsAFIFOIsRefusedWithoutWaitingAndNothingIsSaved() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.removeItem(atPath: folder + "/words.tsv")
+        #expect(mkfifo(folder + "/words.tsv", 0o600) == 0)
+        do {
+            _ = try makeEngine()
+            Issue.record("a FIFO dictionary was accepted")
+        } catch {
+            #expect("\(error)".contains("providers[0].dictionary"), "\(error)")
+            #expect("\(error)".contains("words.tsv"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/words.idx"))
+    }
 }
