@@ -172,7 +172,8 @@ let package = Package(
 
         // MARK: Tools
         // `suggest`: query · batch · validate · demo · index · recents · bench; serve · import with the `Server`
-        // trait. The demo's dictionary is a resource of its own, prebuilt into `words.idx` by SuggestIndexPlugin.
+        // trait. The demo's dictionary is a resource of its own, indexed at start: applying SuggestIndexPlugin here
+        // would compile SuggestCore and SuggestIndex once more for the plugin's tool and slow `make demo` by a minute.
         .executableTarget(
             name: "suggest",
             dependencies: [
@@ -189,8 +190,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/SuggestCLI",
-            resources: [.copy("Resources/demo")],
-            plugins: [.plugin(name: "SuggestIndexPlugin")]
+            resources: [.copy("Resources/demo")]
         ),
         // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out.
         .executableTarget(
@@ -231,6 +231,13 @@ let package = Package(
         ),
         .testTarget(name: "SuggestPatternTests", dependencies: ["SuggestPattern"]),
         .testTarget(name: "SuggestIndexTests", dependencies: ["SuggestIndex"], resources: [.copy("Fixtures")]),
+        // SuggestIndexPlugin applied as an app applies it: `Dictionaries/words.tsv` becomes `words.idx` at build time.
+        .testTarget(
+            name: "SuggestIndexPluginTests",
+            dependencies: ["Suggest"],
+            resources: [.copy("Dictionaries")],
+            plugins: [.plugin(name: "SuggestIndexPlugin")]
+        ),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestPopularTests", dependencies: ["SuggestPopular", "Suggest"]),
         .testTarget(

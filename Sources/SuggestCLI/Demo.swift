@@ -18,28 +18,19 @@ struct Demo: ParsableCommand {
     func run() throws {
         let start = ContinuousClock.now
         let engine: SuggestionEngine
-        var indexLine: String? = nil
         if let config {
             engine = try ConfigurationLoader.load(config).makeEngine()
         } else {
-            let (configuration, source): (EngineConfiguration, DemoData.IndexSource)
             do {
-                (configuration, source) = try DemoData.configuration()
+                engine = try DemoData.configuration().makeEngine()
             } catch {
                 for e in error.errors { Console.error("error: \(e)") }
                 throw ExitCode(1)
             }
-            engine = configuration.makeEngine()
-            // A prebuilt index that exists but cannot be used is worth a warning; its absence is not.
-            if case .builtAtStart(let reason) = source, DemoData.prebuiltIndexURL != nil {
-                Console.error("warning: the prebuilt demo index is not used: \(reason)")
-            }
-            indexLine = "prefix index: \(source)"
         }
         let elapsed = ContinuousClock.now - start
         Console.out("swift-suggest demo — \(engine.slots.count) providers: "
             + engine.slots.map(\.provider.id).joined(separator: ", "))
-        if let indexLine { Console.out(indexLine) }
         Console.out(
             LoadReport.line(entries: LoadReport.entryCount(engine.slots), elapsed: elapsed)
                 + " (configuration, indexes, warm-up)")
