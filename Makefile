@@ -10,6 +10,7 @@
 #                     real server is stopped and restarted
 #   make test-browser the demo search page (`suggest serve --demo-page`) in a headless Chromium; installs chromium,
 #                     chromium-driver and selenium if missing; screenshots in .build-server/browser-artefacts/
+#   make test-plugin  Tests/PluginExample, a package that applies SuggestIndexPlugin as an app does (its own build)
 #   make docs         builds the DocC documentation of every library module, DocC warnings counted as errors
 #                     (docs-light: the light modules only)
 SWIFT ?= swift
@@ -17,7 +18,7 @@ SWIFT ?= swift
 SERVER_FLAGS = --traits PCRE2,Server --scratch-path .build-server
 PORT ?= 8080
 
-.PHONY: setup demo test serve test-server test-browser test-no-pcre2 build release bench validate fuzz docs docs-light docs-server clean
+.PHONY: setup demo test serve test-server test-browser test-no-pcre2 test-plugin build release bench validate fuzz docs docs-light docs-server clean
 
 # libpcre2-dev (Debian/Ubuntu) or pcre2 (macOS with Homebrew), and pkg-config, if missing.
 setup:
@@ -72,6 +73,10 @@ test-browser: setup
 # Token rules, recent-search exclusions and pattern matching without libpcre2 (Swift Regex backend, as in iOS apps), in its own folder.
 test-no-pcre2:
 	$(SWIFT) test --scratch-path .build-nopcre2 --disable-default-traits --filter 'SuggestTokensTests|SuggestPatternTests|SuggestRecentsTests|SuggestPopularTests'
+
+# The build-tool plugin, applied by a package of its own: applied here, SwiftPM would build its tool before every build.
+test-plugin: setup
+	$(SWIFT) test --package-path Tests/PluginExample
 
 release: setup
 	$(SWIFT) build -c release

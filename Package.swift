@@ -172,8 +172,9 @@ let package = Package(
 
         // MARK: Tools
         // `suggest`: query · batch · validate · demo · index · recents · bench; serve · import with the `Server`
-        // trait. The demo's dictionary is a resource of its own, indexed at start: applying SuggestIndexPlugin here
-        // would compile SuggestCore and SuggestIndex once more for the plugin's tool and slow `make demo` by a minute.
+        // trait. The demo's dictionary is a resource of its own, indexed at start. No target of this package applies
+        // SuggestIndexPlugin: SwiftPM would build the plugin's tool (SuggestCore and SuggestIndex once more) before
+        // anything else, about a minute of `make demo` on 2 cores. Tests/PluginExample, a package of its own, does.
         .executableTarget(
             name: "suggest",
             dependencies: [
@@ -231,13 +232,6 @@ let package = Package(
         ),
         .testTarget(name: "SuggestPatternTests", dependencies: ["SuggestPattern"]),
         .testTarget(name: "SuggestIndexTests", dependencies: ["SuggestIndex"], resources: [.copy("Fixtures")]),
-        // SuggestIndexPlugin applied as an app applies it: `Dictionaries/words.tsv` becomes `words.idx` at build time.
-        .testTarget(
-            name: "SuggestIndexPluginTests",
-            dependencies: ["Suggest"],
-            resources: [.copy("Dictionaries")],
-            plugins: [.plugin(name: "SuggestIndexPlugin")]
-        ),
         .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
         .testTarget(name: "SuggestPopularTests", dependencies: ["SuggestPopular", "Suggest"]),
         .testTarget(
