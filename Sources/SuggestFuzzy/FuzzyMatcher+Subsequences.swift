@@ -239,7 +239,15 @@ extension FuzzyMatcher {
         // ASCII folds byte for byte: folded offsets are the title's (what `NormalizedText` maps them to).
         let text = isASCII ? nil : NormalizedText(title)
         let count = text?.bytes.count ?? textRange.count
+        // The runs of consecutive positions, counted first: one run takes a shared array, more take one allocation.
+        var runs = 0
+        var last = -2
+        for position in positions where Int(position) < count {
+            if Int(position) != last + 1 { runs += 1 }
+            last = Int(position)
+        }
         var ranges: [Range<Int>] = []
+        if runs > 1 { ranges.reserveCapacity(runs) }
         var runStart = -1
         var runEnd = -1
         for position in positions {
@@ -253,7 +261,10 @@ extension FuzzyMatcher {
                 runEnd = p + 1
             }
         }
-        if runStart >= 0 { ranges.append(text?.originalRange(of: runStart..<runEnd) ?? runStart..<runEnd) }
+        if runStart >= 0 {
+            let range = text?.originalRange(of: runStart..<runEnd) ?? runStart..<runEnd
+            if ranges.isEmpty { ranges = SharedRanges.one(range) } else { ranges.append(range) }
+        }
         return SuggestionCandidate(title: title, matchedRanges: ranges, tier: .subsequence, popularity: popularity)
     }
 }

@@ -505,11 +505,7 @@ struct FuzzyMatcher {
     }
 
     /// `[0..<end]` (none for 0), shared: the common matched ranges are made once, not per candidate.
-    static func leadingRange(_ end: Int) -> [Range<Int>] {
-        end < leadingRanges.count ? leadingRanges[end] : (end > 0 ? [0..<end] : [])
-    }
-
-    static let leadingRanges: [[Range<Int>]] = (0..<128).map { $0 == 0 ? [] : [0..<$0] }
+    static func leadingRange(_ end: Int) -> [Range<Int>] { SharedRanges.one(0..<max(0, end)) }
 
     /// The scalars of the query's longest word.
     static func longestWord(_ query: PreparedQuery) -> Int {

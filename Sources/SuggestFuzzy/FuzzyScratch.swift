@@ -92,7 +92,7 @@ struct FuzzyScratch: Sendable {
             title = kept.title
             break
         }
-        let made = title ?? dictionary.text(at: entry)
+        let made = title ?? dictionary.title(at: entry)
         if titles.count < Self.titleLimit { titles.append((entry, made)) }
         return made
     }

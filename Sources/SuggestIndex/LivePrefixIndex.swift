@@ -185,7 +185,7 @@ public final class LivePrefixIndex: Sendable {
             }
             matches.append(
                 Match(
-                    text: text ?? dictionary.text(at: entry),
+                    text: text ?? dictionary.title(at: entry),
                     weight: dictionary.weight(at: entry),
                     scope: dictionary.scope(at: entry),
                     tier: hit.tier,

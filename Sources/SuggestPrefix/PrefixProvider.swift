@@ -234,6 +234,7 @@ public final class PrefixProvider: ConfigurableProvider {
         /// An array equal to ``ranges``: one handed out before, or a new one (then kept for sharing).
         mutating func issueRanges() -> [Range<Int>] {
             guard !ranges.isEmpty else { return [] }
+            if ranges.count == 1 { return SharedRanges.one(ranges[0]) }
             for array in issued where array == ranges { return array }
             let fresh = Array(ranges[...])
             if issued.count < Self.issuedLimit {

@@ -591,13 +591,17 @@ struct RecentsIndex: Sendable {
                             var p = s
                             while p + m <= e {
                                 if b[p] == needle.first!, b[p..<(p + m)].elementsEqual(needle) {
-                                    return [text.originalRange(of: (p - s)..<(p - s + m))]
+                                    return SharedRanges.one(text.originalRange(of: (p - s)..<(p - s + m)))
                                 }
                                 p += 1
                             }
                             return []
                         }
                         guard matched else { return [] }
+                        if words.count == 1 {
+                            let lower = found[0] - s
+                            return SharedRanges.one(text.originalRange(of: lower..<(lower + words[0].count)))
+                        }
                         return [Range<Int>](unsafeUninitializedCapacity: words.count) { out, count in
                             for j in 0..<words.count {
                                 let lower = found[j] - s

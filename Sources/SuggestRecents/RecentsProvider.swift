@@ -80,6 +80,8 @@ public final class RecentsProvider: ConfigurableProvider {
         var pending: [RecentsChange] = []
         /// `synced` with `pending` applied: what is suggested, updated in place by every change.
         var index: RecentsIndex
+        /// The entries a keystroke picks, reused from one keystroke to the next (under the lock, as the index).
+        var picked: [(tier: MatchTier, index: Int)] = []
         var loadProblem: String?
         var saveProblem: String?
         /// Whether the load problem is still shown in diagnostics (until the next successful save).
@@ -422,13 +424,14 @@ public final class RecentsProvider: ConfigurableProvider {
         // Under the lock: the index is updated in place by changes (a copy per change would cost O(n)); this holds it
         // for the few microseconds of a keystroke.
         state.withLock { state in
-            Self.suggest(request, from: state.index, now: now, halfLife: halfLife, into: &output)
+            Self.suggest(request, from: state.index, picked: &state.picked, now: now, halfLife: halfLife, into: &output)
         }
     }
 
     private static func suggest(
         _ request: SuggestionRequest,
         from index: borrowing RecentsIndex,
+        picked: inout [(tier: MatchTier, index: Int)],
         now: Double,
         halfLife: Double,
         into output: inout ProviderOutput
@@ -462,7 +465,6 @@ public final class RecentsProvider: ConfigurableProvider {
             }
             return
         }
-        var picked: [(tier: MatchTier, index: Int)] = []
         picked.reserveCapacity(request.limit * 3)
         index.select(request.query, limit: request.limit, into: &picked)
         output.candidates.reserveCapacity(output.candidates.count + picked.count)

@@ -15,6 +15,8 @@ public struct WeightedDictionary: Sendable {
     public let scopeNames: [String]
     /// Lines skipped in lenient mode.
     public let skippedLines: Int
+    /// The titles ``title(at:)`` made lately.
+    private let titles: TitleCache
 
     public var count: Int { weights.count }
     public var isEmpty: Bool { weights.isEmpty }
@@ -23,6 +25,15 @@ public struct WeightedDictionary: Sendable {
     public func text(at index: Int) -> String {
         let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
         return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    /// Entry `index`'s text as a suggestion's title: the same as ``text(at:)``, but a text longer than 15 UTF-8 bytes
+    /// (which a `String` cannot hold inline) comes from a small cache of the titles made lately, shared by every
+    /// provider and session of this dictionary, so that the titles typing shows again and again cost no allocation.
+    public func title(at index: Int) -> String {
+        let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
+        if range.count <= 15 { return text(at: index) }
+        return titles.title(of: index) { text(at: index) }
     }
 
     /// Entry `index`'s UTF-8 byte range in ``textBytes``.
@@ -64,6 +75,7 @@ public struct WeightedDictionary: Sendable {
         self.scopeIndices = scopeIndices
         self.scopeNames = scopeNames
         self.skippedLines = skippedLines
+        self.titles = TitleCache()
     }
 
     struct Builder {
@@ -134,5 +146,34 @@ public struct WeightedDictionary: Sendable {
                 skippedLines: skippedLines
             )
         }
+    }
+}
+
+/// The titles of a dictionary's entries made lately: a direct-mapped table of `slotCount` slots by entry, filled on
+/// first use. A slot holds the last title made for an entry that maps to it.
+final class TitleCache: Sendable {
+    static let slotCount = 4096
+
+    private struct Slot: Sendable {
+        var entry: Int32 = -1
+        var title = ""
+    }
+
+    private let slots = Locked<[Slot]>([])
+
+    /// Entry `entry`'s title from its slot, or `make()`'s, which then takes the slot.
+    func title(of entry: Int, make: () -> String) -> String {
+        let i = entry & (Self.slotCount - 1)
+        let key = Int32(truncatingIfNeeded: entry)
+        let kept: String? = slots.withLock { slots in
+            slots.isEmpty || slots[i].entry != key ? nil : slots[i].title
+        }
+        if let kept { return kept }
+        let made = make()
+        slots.withLock { slots in
+            if slots.isEmpty { slots = Array(repeating: Slot(), count: Self.slotCount) }
+            slots[i] = Slot(entry: key, title: made)
+        }
+        return made
     }
 }

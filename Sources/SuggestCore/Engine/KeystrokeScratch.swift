@@ -11,6 +11,9 @@ struct KeystrokeScratch: Sendable {
 
     /// Each slot's candidate array from the previous keystroke, emptied before a provider gets it again.
     var outputs: [[SuggestionCandidate]] = []
+    /// The previous keystroke's prepared query's arrays, for the next one to prepare its query in.
+    var queryBytes: [UInt8] = []
+    var queryWords: [Range<Int>] = []
     /// Each slot's report (step 3).
     var reports: [SuggestionResult.Diagnostics.ProviderReport?] = []
     var table = MergeTable()
@@ -21,11 +24,15 @@ struct KeystrokeScratch: Sendable {
     /// Places used per section (step 6).
     var used: [Int] = []
     var display: [Shown] = []
-    /// The previous result's sections and the suggestion arrays taken out of them.
+    /// The sections of the previous result and of the one before it, and the suggestion arrays taken out of them.
+    /// A keystroke reuses the arrays of the result before the previous one: a caller holds the result it shows
+    /// until the next one comes (the previous), rarely an older one, so those arrays are unshared by then.
     var sections: [SuggestionResult.Section] = []
+    var olderSections: [SuggestionResult.Section] = []
     var spareSuggestions: [[Suggestion]] = []
-    /// The previous result's provider reports.
+    /// The provider reports of the previous result and of the one before it.
     var reportList: [SuggestionResult.Diagnostics.ProviderReport] = []
+    var olderReportList: [SuggestionResult.Diagnostics.ProviderReport] = []
     /// The slots of the suggestion being built, best first, and the provider-id lists made so far for such lists.
     var providerSlots: [Int] = []
     var providerLists: [(slots: [Int], ids: [String])] = []
@@ -54,10 +61,11 @@ struct KeystrokeScratch: Sendable {
         return taken
     }
 
-    /// The previous result's section array, emptied; its suggestion arrays go to ``spareSuggestions``, emptied.
+    /// The section array of the result before the previous one, emptied; its suggestion arrays go to
+    /// ``spareSuggestions``, emptied. Give the new result's array back with ``keepSections(_:)``.
     mutating func takeSections() -> [SuggestionResult.Section] {
         var taken: [SuggestionResult.Section] = []
-        swap(&taken, &sections)
+        swap(&taken, &olderSections)
         while var section = taken.popLast() {
             var suggestions: [Suggestion] = []
             swap(&suggestions, &section.suggestions)
@@ -67,14 +75,21 @@ struct KeystrokeScratch: Sendable {
         return taken
     }
 
-    /// The reports of the slots that have one, in slot order, in the previous result's array.
+    /// Keeps a new result's section array: the previous result's becomes the older one.
+    mutating func keepSections(_ new: [SuggestionResult.Section]) {
+        olderSections = sections
+        sections = new
+    }
+
+    /// The reports of the slots that have one, in slot order, in the array of the result before the previous one.
     mutating func reportList(
         _ reports: [SuggestionResult.Diagnostics.ProviderReport?]
     ) -> [SuggestionResult.Diagnostics.ProviderReport] {
         var list: [SuggestionResult.Diagnostics.ProviderReport] = []
-        swap(&list, &reportList)
+        swap(&list, &olderReportList)
         list.removeAll(keepingCapacity: true)
         for report in reports { if let report { list.append(report) } }
+        olderReportList = reportList
         reportList = list
         return list
     }
@@ -140,5 +155,7 @@ extension KeystrokeScratch {
     mutating func recycle(_ work: SuggestionEngine.Work) {
         outputs = work.outputs
         reports = work.reports
+        queryBytes = work.prepared.normalized
+        queryWords = work.prepared.words
     }
 }

@@ -16,6 +16,14 @@ public struct PreparedQuery: Sendable {
 
     /// Prepares `query`, cutting its text to at most `maximumLength` UTF-8 bytes (at a scalar boundary).
     public init(_ query: SearchQuery, maximumLength: Int = SuggestionEngine.defaultMaxQueryLength) {
+        var bytes: [UInt8] = []
+        var words: [Range<Int>] = []
+        self.init(query, maximumLength: maximumLength, bytes: &bytes, words: &words)
+    }
+
+    /// Prepares `query` in the memory of `bytes` and `words` (taken: both are left empty), so that a typing session
+    /// that hands the previous keystroke's arrays back allocates nothing here once they are unshared.
+    init(_ query: SearchQuery, maximumLength: Int, bytes buffer: inout [UInt8], words wordBuffer: inout [Range<Int>]) {
         var query = query
         var truncated = false
         if query.text.utf8.count > maximumLength {
@@ -25,10 +33,16 @@ public struct PreparedQuery: Sendable {
         self.query = query
         self.wasTruncated = truncated
         var bytes: [UInt8] = []
+        swap(&bytes, &buffer)
+        bytes.removeAll(keepingCapacity: true)
         bytes.reserveCapacity(query.text.utf8.count)
         TextNormalizer.normalize(query.text, into: &bytes)
         self.normalized = bytes
         var words: [Range<Int>] = []
+        swap(&words, &wordBuffer)
+        words.removeAll(keepingCapacity: true)
+        // Words are separated: at most one per two bytes, so one allocation holds them all.
+        words.reserveCapacity((bytes.count + 1) / 2)
         var start = -1
         for (i, b) in bytes.enumerated() {
             if TextNormalizer.isSeparator(b) {

@@ -344,7 +344,7 @@ extension SuggestionEngine {
             let title = options.groupSections ? sectionTitles[current] : Self.defaultSection
             sections.append(.init(title: title, suggestions: suggestions))
         }
-        scratch.sections = sections
+        scratch.keepSections(sections)
         return sections
     }
 

@@ -236,7 +236,9 @@ public final class SuggestionEngine: Sendable {
                 log(.warning, "provider failed", source: slot.provider.id, "token extraction: \(error)")
             }
         }
-        let prepared = PreparedQuery(query, maximumLength: options.maxQueryLength)
+        let prepared = PreparedQuery(
+            query, maximumLength: options.maxQueryLength, bytes: &session.scratch.queryBytes,
+            words: &session.scratch.queryWords)
         var work = Work(
             prepared: prepared,
             suggestedTokens: suggestedTokens,
