@@ -231,7 +231,7 @@ extension FuzzyMatcher {
     /// `positions`: one matched range per run of consecutive positions, widened to whole scalars.
     mutating func subsequenceCandidate(_ position: Int, positions: [Int32], popularity: Double) -> SuggestionCandidate {
         let entry = index.entry(at: position)
-        let title = scratch.title(ofEntry: entry, in: index.dictionary)
+        let title = index.dictionary.title(at: entry)
         let textRange = index.dictionary.textRange(at: entry)
         let isASCII = index.dictionary.textBytes.withUnsafeBufferPointer {
             TextNormalizer.isASCII(UnsafeBufferPointer(rebasing: $0[textRange]))
@@ -239,15 +239,9 @@ extension FuzzyMatcher {
         // ASCII folds byte for byte: folded offsets are the title's (what `NormalizedText` maps them to).
         let text = isASCII ? nil : NormalizedText(title)
         let count = text?.bytes.count ?? textRange.count
-        // The runs of consecutive positions, counted first: one run takes a shared array, more take one allocation.
-        var runs = 0
-        var last = -2
-        for position in positions where Int(position) < count {
-            if Int(position) != last + 1 { runs += 1 }
-            last = Int(position)
-        }
-        var ranges: [Range<Int>] = []
-        if runs > 1 { ranges.reserveCapacity(runs) }
+        // The runs in the scratch's array; then one run takes a shared array, more take one allocation.
+        var ranges = Array.take(&scratch.runs)
+        defer { swap(&scratch.runs, &ranges) }
         var runStart = -1
         var runEnd = -1
         for position in positions {
@@ -261,11 +255,9 @@ extension FuzzyMatcher {
                 runEnd = p + 1
             }
         }
-        if runStart >= 0 {
-            let range = text?.originalRange(of: runStart..<runEnd) ?? runStart..<runEnd
-            if ranges.isEmpty { ranges = SharedRanges.one(range) } else { ranges.append(range) }
-        }
-        return SuggestionCandidate(title: title, matchedRanges: ranges, tier: .subsequence, popularity: popularity)
+        if runStart >= 0 { ranges.append(text?.originalRange(of: runStart..<runEnd) ?? runStart..<runEnd) }
+        return SuggestionCandidate(
+            title: title, matchedRanges: SharedRanges.array(ranges), tier: .subsequence, popularity: popularity)
     }
 }
 

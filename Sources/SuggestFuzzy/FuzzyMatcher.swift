@@ -55,7 +55,6 @@ struct FuzzyMatcher {
         self.options = options
         self.scratch = scratch
         candidates = Array.take(&self.scratch.candidates)
-        self.scratch.startTitles()
     }
 
     /// The scratch, with the candidate array, for the next keystroke (``candidates`` is left empty).
@@ -481,7 +480,7 @@ struct FuzzyMatcher {
     /// The candidate for sorted position `position`, its title shared with an earlier candidate of the same entry.
     mutating func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
         let entry = index.entry(at: position)
-        let title = scratch.title(ofEntry: entry, in: index.dictionary)
+        let title = index.dictionary.title(at: entry)
         let ranges: [Range<Int>]
         let textRange = index.dictionary.textRange(at: entry)
         let isASCII = index.dictionary.textBytes.withUnsafeBufferPointer {

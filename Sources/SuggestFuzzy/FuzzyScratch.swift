@@ -3,7 +3,7 @@ import Synchronization
 
 /// The memory a keystroke of ``FuzzyProvider`` reuses: the query's key, the typo walks' arrays, the disjoint pieces,
 /// the tiers' ranges and pulled keys, the top-k heaps, the abbreviation scan's survivors and positions, the
-/// candidate array, and the titles of the last keystroke's candidates.
+/// candidate array, and an abbreviation's matched runs.
 ///
 /// A keystroke takes it from the provider (``Store``) and puts it back when it is done, so two keystrokes running at
 /// the same time never share it (the second makes its own). A keystroke empties what it uses and keeps the capacity:
@@ -74,34 +74,8 @@ struct FuzzyScratch: Sendable {
     var maskPasses: [Int32] = []
     /// The candidates being made.
     var candidates: [SuggestionCandidate] = []
-    /// The titles of this keystroke's candidates and of the last one's, by dictionary entry: a title shown again is
-    /// the same `String`, not a new one.
-    var titles: [(entry: Int, title: String)] = []
-    var previousTitles: [(entry: Int, title: String)] = []
-
-    /// How many titles are kept for the next keystroke.
-    static let titleLimit = 64
-
-    /// Entry `entry`'s title: the one made for this keystroke or the last one, or a new one.
-    mutating func title(ofEntry entry: Int, in dictionary: WeightedDictionary) -> String {
-        // Up to 15 UTF-8 bytes a string is stored inline: making it costs no allocation.
-        if dictionary.textRange(at: entry).count <= 15 { return dictionary.text(at: entry) }
-        for kept in titles where kept.entry == entry { return kept.title }
-        var title: String? = nil
-        for kept in previousTitles where kept.entry == entry {
-            title = kept.title
-            break
-        }
-        let made = title ?? dictionary.title(at: entry)
-        if titles.count < Self.titleLimit { titles.append((entry, made)) }
-        return made
-    }
-
-    /// Starts a keystroke's titles: the last keystroke's become the previous ones.
-    mutating func startTitles() {
-        swap(&titles, &previousTitles)
-        titles.removeAll(keepingCapacity: true)
-    }
+    /// An abbreviation candidate's matched runs, before they become its ranges.
+    var runs: [Range<Int>] = []
 
     /// `array`'s contents in a new array of their own (empty: none), so that the state a keystroke keeps does not
     /// share memory with the scratch.

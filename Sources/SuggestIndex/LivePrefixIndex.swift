@@ -128,10 +128,9 @@ public final class LivePrefixIndex: Sendable {
         return matches
     }
 
-    /// ``search(_:limit:infix:everyWord:buffer:)`` into `matches`, replacing its contents and keeping its memory. The text of
-    /// a base entry that `matches` already held (the previous keystroke's completions, mostly the same entries) is
-    /// reused rather than made again, so that a search over unchanged entries allocates nothing once `buffer` and
-    /// `matches` have grown.
+    /// ``search(_:limit:infix:everyWord:buffer:)`` into `matches`, replacing its contents and keeping its memory. A base
+    /// entry's text comes from its dictionary's cache of recent titles (`WeightedDictionary.title(at:)`), so that a
+    /// search over entries shown lately allocates nothing once `buffer` and `matches` have grown.
     public func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -171,21 +170,13 @@ public final class LivePrefixIndex: Sendable {
             base.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer) { !hidden.contains($0) }
         }
         let dictionary = base.dictionary
-        // The previous matches stay at the end while the new ones are appended, so that their texts can be reused.
-        let previous = matches.count
+        matches.removeAll(keepingCapacity: true)
         for hit in buffer.hits {
             let entry = Int(hit.entry)
-            var text: String? = nil
-            // The same entry of the same base (a compaction renumbers entries): the same text.
-            for k in 0..<previous where matches[k].entry == entry
-                && matches[k].text.utf8.elementsEqual(dictionary.textBytes[dictionary.textRange(at: entry)])
-            {
-                text = matches[k].text
-                break
-            }
             matches.append(
                 Match(
-                    text: text ?? dictionary.title(at: entry),
+                    // A title shown lately is the same `String` (the dictionary's cache), not a new one.
+                    text: dictionary.title(at: entry),
                     weight: dictionary.weight(at: entry),
                     scope: dictionary.scope(at: entry),
                     tier: hit.tier,
@@ -194,7 +185,6 @@ public final class LivePrefixIndex: Sendable {
                 )
             )
         }
-        matches.removeFirst(previous)
         guard !extra.isEmpty else {
             if matches.count > limit { matches.removeLast(matches.count - limit) }
             return

@@ -236,7 +236,7 @@ public final class PrefixProvider: ConfigurableProvider {
             guard !ranges.isEmpty else { return [] }
             if ranges.count == 1 { return SharedRanges.one(ranges[0]) }
             for array in issued where array == ranges { return array }
-            let fresh = Array(ranges[...])
+            let fresh = SharedRanges.array(ranges)
             if issued.count < Self.issuedLimit {
                 issued.append(fresh)
             } else {

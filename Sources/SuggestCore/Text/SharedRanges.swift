@@ -24,4 +24,14 @@ package enum SharedRanges {
         }
         return [range]
     }
+
+    /// An array equal to `ranges` that does not share its memory: a shared one for one small range, otherwise a
+    /// copy of exactly their count.
+    package static func array(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        switch ranges.count {
+        case 0: return []
+        case 1: return one(ranges[0])
+        default: return Array(ranges[...])
+        }
+    }
 }
