@@ -161,7 +161,11 @@ struct UsersDatabaseTests {
 
     @Test func replicasStartingTogetherMakeTheSchemaOnce() async throws {
         let settings = try UsersTestDatabase.settings()
-        let databases = (0..<4).map { _ in UsersDatabase(settings: settings) }
+        // A generous connect timeout: this test checks that the schema is made once, and the suites beside it start
+        // many replicas on a fresh database at once (5 s was once not enough on a loaded CI machine).
+        let databases = (0..<4).map { _ in
+            UsersDatabase(settings: settings, options: .init(connectTimeout: .seconds(30)))
+        }
         defer { for database in databases { database.shutdown() } }
         let ready = await withTaskGroup(of: Bool.self) { group in
             for database in databases { group.addTask { await database.prepare() } }
