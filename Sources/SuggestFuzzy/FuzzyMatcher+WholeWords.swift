@@ -20,7 +20,7 @@ extension FuzzyMatcher {
         state?.wholeWordScalars = scalars
         state?.wholeWordHits = rightFirst.cut ? nil : FuzzyScratch.copy(rightFirst.hits)
         let before = candidates.count
-        appendWholeWords(rightFirst.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+        appendWholeWords(rightFirst.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit, filter)
         scratch.walk = rightFirst.takeBuffers()
         guard forgive, candidates.count - before < limit else { return }
@@ -29,7 +29,7 @@ extension FuzzyMatcher {
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wrongPrefixHits) })
         state?.wrongPrefixHits = wrong.cut ? nil : FuzzyScratch.copy(wrong.hits)
         // A wrong first letter as the only typo was offered in step 2b already.
-        appendWholeWords(wrong.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+        appendWholeWords(wrong.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit - (candidates.count - before), minTypos: 2, filter)
         scratch.walk = wrong.takeBuffers()
     }
@@ -57,10 +57,10 @@ extension FuzzyMatcher {
     }
 
     /// Appends the best `limit` of the whole words in `endings` not offered yet (`pieces`), fewest typos first,
-    /// then by popularity, a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
+    /// then by popularity weighed by the kinds of their edits (``FuzzyOptions/weighTypoKinds``), a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
     /// `phrasePenalty` times less popular.
     mutating func appendWholeWords(
-        _ endings: [TypoHit], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
+        _ endings: [TypoHit], _ scalars: [UInt32], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
         minTypos: Int32 = 1, boost: Double = 1, _ filter: PositionFilter
     ) {
         guard limit > 0 else { return }
@@ -71,7 +71,10 @@ extension FuzzyMatcher {
         var heap = Array.take(&scratch.heap)
         var pulled = Array.take(&scratch.words)
         var top = Array.take(&scratch.topWords)
+        var typoCost = TypoCost()
+        swap(&typoCost, &scratch.typoCost)
         defer {
+            swap(&scratch.typoCost, &typoCost)
             swap(&scratch.sortedHits, &sorted)
             swap(&scratch.ranges, &ranges)
             swap(&scratch.depths, &depths)
@@ -91,12 +94,16 @@ extension FuzzyMatcher {
         // Pulled 8 × limit deep by weight, then re-ranked.
         let index = self.index
         let phrasePenalty = options.phrasePenalty
+        let options = self.options
         index.forEachHeaviestWhile(
             in: ranges, limit: limit * 8, heap: &heap,
             skip: { Self.typos(at: $0, in: pieces) >= 0 || exactRange.contains($0) || !filter.allowed($0) }
         ) { position, rangeIndex in
             var popularity = index.weight(at: position) * boost
             if index.wordCount(position) > queryWords { popularity /= phrasePenalty }
+            popularity *= Self.typoFactor(
+                options, index, &typoCost, scalars, position: position, matched: depths[rangeIndex],
+                typos: counts[rangeIndex])
             pulled.append(
                 FuzzyScratch.PulledWord(
                     position: position, depth: depths[rangeIndex], typos: counts[rangeIndex], popularity: popularity))

@@ -215,18 +215,32 @@ struct FuzzyMatcher {
                     wholeDepths.append(Int(ending.depth))
                 }
                 wholeRanges.sortIfNeeded { $0.lowerBound < $1.lowerBound }
+                // The heaviest, weighed by the kinds of their edits: pulled deeper when that can reorder them.
+                pulled.removeAll(keepingCapacity: true)
                 index.forEachHeaviestWhile(
                     in: wholeRanges,
-                    limit: limit,
+                    limit: options.weighTypoKinds ? limit * Self.wholeWordDepth : limit,
                     heap: &heap,
                     // A key whose prefix needs fewer typos is offered in that better tier.
                     skip: { Self.typos(at: $0, in: pieces) != typoCount || !filter.allowed($0) }
                 ) { position, rangeIndex in
-                    var correction = candidate(position, tier: tier, typos: typoCount, matched: wholeDepths[rangeIndex])
-                    correction.popularity *= options.wholeWordBoost
-                    if index.wordCount(position) > queryWords { correction.popularity /= options.phrasePenalty }
-                    candidates.append(correction)
+                    var popularity = index.weight(at: position) * options.wholeWordBoost
+                    if index.wordCount(position) > queryWords { popularity /= options.phrasePenalty }
+                    popularity *= Self.typoFactor(
+                        options, index, &scratch.typoCost, scalars, position: position,
+                        matched: wholeDepths[rangeIndex], typos: typoCount)
+                    pulled.append(
+                        FuzzyScratch.Pulled(position: position, depth: wholeDepths[rangeIndex], popularity: popularity))
                     return true
+                }
+                top.removeAll(keepingCapacity: true)
+                for correction in pulled {
+                    Self.insert(correction, into: &top, limit: limit) { $0.popularity > $1.popularity }
+                }
+                for correction in top {
+                    var next = candidate(correction.position, tier: tier, typos: typoCount, matched: correction.depth)
+                    next.popularity = correction.popularity
+                    candidates.append(next)
                 }
             }
             ranges.removeAll(keepingCapacity: true)
@@ -287,6 +301,7 @@ struct FuzzyMatcher {
             for completion in top {
                 var next = candidate(completion.position, tier: tier, typos: typoCount, matched: completion.depth)
                 next.popularity = completion.popularity
+                weigh(&next, scalars, position: completion.position, matched: completion.depth)
                 candidates.append(next)
             }
         }
@@ -321,7 +336,7 @@ struct FuzzyMatcher {
             state?.wrongFirstScalars = scalars
             state?.wrongFirstHits = walk.cut ? nil : FuzzyScratch.copy(walk.hits)
             appendWholeWords(
-                walk.endings, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
+                walk.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
                 boost: options.wholeWordBoost, filter)
             scratch.walk = walk.takeBuffers()
         }
@@ -501,6 +516,29 @@ struct FuzzyMatcher {
             typos: typos,
             popularity: index.weight(at: position)
         )
+    }
+
+    /// A correction's popularity times the factor of its edits' kinds (see ``TypoCost``; nothing without typos or
+    /// with ``FuzzyOptions/weighTypoKinds`` off): against the whole key when the walk matched all of it, against its
+    /// best prefix otherwise.
+    mutating func weigh(_ candidate: inout SuggestionCandidate, _ scalars: [UInt32], position: Int, matched: Int) {
+        candidate.popularity *= Self.typoFactor(
+            options, index, &scratch.typoCost, scalars, position: position, matched: matched, typos: candidate.typos)
+    }
+
+    /// How many times the limit a typo tier's whole-word corrections are pulled by weight before they are weighed
+    /// by the kinds of their edits.
+    static let wholeWordDepth = 4
+
+    /// The factor ``weigh(_:_:position:matched:)`` multiplies by (1 without typos or with the option off).
+    static func typoFactor(
+        _ options: FuzzyOptions, _ index: FuzzyIndex, _ typoCost: inout TypoCost, _ scalars: [UInt32], position: Int,
+        matched: Int, typos: Int
+    ) -> Double {
+        guard options.weighTypoKinds, typos > 0 else { return 1 }
+        let key = index.prefixIndex.sortedKey(at: position)
+        let cost = typoCost.cost(scalars, keyBytes: key, prefix: matched < key.count)
+        return TypoCost.factor(cost: cost, typos: typos)
     }
 
     /// `[0..<end]` (none for 0), shared: the common matched ranges are made once, not per candidate.

@@ -52,6 +52,11 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// popularity by this: with a typo, the word meant is more likely the one of about the typed length
     /// ("exersise" → "exercised" before "exercise of" and "exercisers"). 1 turns it off.
     public var completionLengthPenalty: Double = 3
+    /// Inside a typo tier, corrections that need the same number of typos rank by how likely a typist is to have
+    /// made their edits as well as by popularity: a vowel for a vowel, a doubled letter or two letters swapped cost
+    /// less than an unrelated letter, a wrong first letter more ("weither" → "weather" before "either"). Each
+    /// ordinary typo's worth of difference is a factor of twenty in popularity. Off, they rank by popularity alone.
+    public var weighTypoKinds: Bool = true
     /// When the typo tiers already fill the list, abbreviations that match a typed vowel inside a word (not at a
     /// word start) are not offered: such a query reads as a word being spelt, and the engine ranks abbreviations
     /// above typo corrections ("bocom" → "become", not "both companies"). Vowel-free abbreviations and initials

@@ -26,7 +26,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             case minLengthThreeTyposWholeWord, maxTypos
             case transpositions, exactPrefixLength, forgiveWrongPrefix
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
-            case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, spellingGuard
+            case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, weighTypoKinds, spellingGuard
             case maxWalkNodes, maxAbbreviationChecks, typoThreshold, profile
         }
 
@@ -67,6 +67,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             o.phrasePenalty = try c.decodeIfPresent(Double.self, forKey: .phrasePenalty) ?? d.phrasePenalty
             o.completionLengthPenalty =
                 try c.decodeIfPresent(Double.self, forKey: .completionLengthPenalty) ?? d.completionLengthPenalty
+            o.weighTypoKinds = try c.decodeIfPresent(Bool.self, forKey: .weighTypoKinds) ?? d.weighTypoKinds
             o.spellingGuard = try c.decodeIfPresent(Bool.self, forKey: .spellingGuard) ?? d.spellingGuard
             o.profile = try c.decodeIfPresent(Bool.self, forKey: .profile) ?? d.profile
             options = o

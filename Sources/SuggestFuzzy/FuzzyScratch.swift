@@ -76,6 +76,8 @@ struct FuzzyScratch: Sendable {
     var candidates: [SuggestionCandidate] = []
     /// An abbreviation candidate's matched runs, before they become its ranges.
     var runs: [Range<Int>] = []
+    /// The rows that weigh a correction's edits.
+    var typoCost = TypoCost()
 
     /// `array`'s contents in a new array of their own (empty: none), so that the state a keystroke keeps does not
     /// share memory with the scratch.

@@ -27,10 +27,13 @@ struct FuzzyConfigurationTests {
 
     @Test func rankingOptionsAreRead() throws {
         let configuration = try Self.load(
-            #"{ "type": "fuzzy", "dictionary": "words.tsv", "completionLengthPenalty": 1.5, "spellingGuard": false }"#)
+            #"{ "type": "fuzzy", "dictionary": "words.tsv", "completionLengthPenalty": 1.5, "spellingGuard": false, "#
+                + #""weighTypoKinds": false }"#)
         let provider = try #require(configuration.slots.first?.provider as? FuzzyProvider)
         #expect(provider.options.completionLengthPenalty == 1.5)
         #expect(provider.options.spellingGuard == false)
+        #expect(provider.options.weighTypoKinds == false)
+        #expect(FuzzyOptions().weighTypoKinds)
     }
 
     @Test func wholeWordOptionsAreRead() throws {
@@ -167,6 +170,7 @@ struct FuzzyConfigurationTests {
             "providers[0].completionLengthPenalty"
         ),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "spellingGuard": "yes" }"#, "providers[0].spellingGuard"),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "weighTypoKinds": 0 }"#, "providers[0].weighTypoKinds"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypo": 1 }"#, "providers[0]"),
         (#"{ "type": "fuzzy", "dictionary": "missing.tsv" }"#, "providers[0].dictionary"),
         (#"{ "type": "fuzzy" }"#, "providers[0]"),

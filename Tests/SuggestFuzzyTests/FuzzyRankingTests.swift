@@ -31,6 +31,28 @@ struct FuzzyRankingTests {
         #expect(Self.ranked("languags", off).first == "language and")
     }
 
+    @Test func correctionsOfOneTypoCountRankByTheKindsOfTheirEdits() {
+        // "weither": "either" (a wrong first letter) is the most popular, "weather" is a vowel for a vowel,
+        // "wither" a letter added; "agiles": "giles" drops the first letter, "agile" the last.
+        let dictionary = WeightedDictionary(entries: [
+            (text: "either", weight: 2_000, scope: nil),
+            (text: "weather", weight: 700, scope: nil),
+            (text: "wither", weight: 900, scope: nil),
+            (text: "giles", weight: 380, scope: nil),
+            (text: "agile", weight: 250, scope: nil),
+        ])
+        func ranked(_ text: String, _ options: FuzzyOptions) -> [String] {
+            let provider = try! FuzzyProvider(dictionary: dictionary, options: options)
+            return SuggestionEngine(slots: [ProviderSlot(provider)]).suggestions(for: text).suggestions.map(\.title)
+        }
+        #expect(ranked("weither", FuzzyOptions()) == ["weather", "wither", "either"])
+        #expect(ranked("agiles", FuzzyOptions()).first == "agile")
+        var off = FuzzyOptions()
+        off.weighTypoKinds = false
+        #expect(ranked("weither", off) == ["either", "wither", "weather"])
+        #expect(ranked("agiles", off).first == "giles")
+    }
+
     @Test func withATypoCompletionsCloseToTheTypedLengthRankFirst() {
         let dictionary = WeightedDictionary(entries: [
             (text: "exercise", weight: 100, scope: nil),
