@@ -114,8 +114,8 @@ public final class LivePrefixIndex: Sendable {
     ///   - limit: the most completions to return.
     ///   - infix: whether inner word starts match too.
     ///   - buffer: reused memory for the base search.
-    ///   - everyWord: whether a query of several words that matches nothing as typed matches entries where every
-    ///     word starts a word, in any order (see `PrefixIndex/search(_:limit:infix:everyWord:into:)`).
+    ///   - everyWord: whether a query of several words whose words as typed fill less than half of `limit` also
+    ///     matches entries where every word starts a word, in any order (see `PrefixIndex/search(_:limit:infix:everyWord:into:)`).
     public func search(
         _ query: PreparedQuery,
         limit: Int,

@@ -60,11 +60,12 @@ extension PrefixIndex {
 
     /// Finds the best completions of a prepared query (its words joined by single spaces; the last word is a
     /// prefix unless the text ended with a separator).
-    /// With `everyWord` (and `infix`), a query of several words that finds nothing this way finds entries where
-    /// every word starts a word of the key instead: in order (`MatchTier.wordsInOrder`), then in any order
-    /// (`MatchTier.wordsAnyOrder`), most popular first among the entries that start a word with the query's
-    /// rarest word, looked at in popularity order until 128 of them in a row did not match (per run of keys: the
-    /// work stays bounded, and typing in order, which finds something, pays nothing).
+    /// With `everyWord` (and `infix`), a query of several words whose matches this way fill less than half of
+    /// `limit` also finds entries where every word starts a word of the key, after those matches: in order
+    /// (`MatchTier.wordsInOrder`), then in any order (`MatchTier.wordsAnyOrder`), most popular first among the
+    /// entries that start a word with the query's rarest word, looked at in popularity order until 128 of them in a
+    /// row did not match (32 when the words as typed found something) per run of keys: the work stays bounded, and
+    /// typing in order, which mostly fills the list, pays for it rarely.
     public func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -204,7 +205,7 @@ extension PrefixIndex {
         }
         guard infix, hits.count < limit, !infixPositions.isEmpty else { return }
         defer {
-            if everyWord && hits.isEmpty {
+            if everyWord && hits.count * 2 < limit {
                 everyWordMatches(
                     q, length, limit: limit, hits: &hits, heap: &heap, found: &spare, words: &words, word: &word,
                     offered: offered)
@@ -250,6 +251,8 @@ extension PrefixIndex {
 
     /// How many entries of each of the anchor word's runs the every-word step checks in vain before it stops.
     static let everyWordPatience = 128
+    /// The same when the words as typed found something already (the list is not full): fewer entries are looked at.
+    static let everyWordPatienceAfterHits = 32
 
     /// The every-word step (see ``search(_:limit:infix:everyWord:into:)``): appends to `hits` entries that are not
     /// there yet whose key has every word of `q[0..<length]` (two or more) at the start of a word of its own.
@@ -307,7 +310,7 @@ extension PrefixIndex {
             return true
         }
         // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run.
-        let patience = Self.everyWordPatience
+        let patience = hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
         _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
         _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
             check(Int(infixPositions[$0]))

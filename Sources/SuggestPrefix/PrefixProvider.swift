@@ -10,9 +10,10 @@ import Synchronization
 /// ```
 /// - `dictionary` (required): a TSV file `text<TAB>weight[<TAB>scope]`, or `{ "path": …, "lenient": true }`.
 /// - `infix` (default true): also match at inner word starts ("york" → "New York"), ranked below prefixes.
-/// - `everyWord` (default true, needs `infix`): a query of several words that matches nothing as typed matches
-///   entries where every word starts a word, in order ("dj re fr" → "django-rest-framework") and then in any order
-///   ("mermaid lit" → "The Little Mermaid").
+/// - `everyWord` (default true, needs `infix`): a query of several words whose words as typed fill less than half
+///   of the list also matches entries where every word starts a word, in order ("dj re fr" →
+///   "django-rest-framework") and then in any order ("mermaid lit" → "The Little Mermaid"), after the matches as
+///   typed.
 /// - `index` (optional): a saved index file. Loaded when it exists and was built from the same dictionary bytes;
 ///   otherwise the index is built and saved there. A corrupt or truncated file is an error (delete it to rebuild).
 ///
@@ -23,8 +24,8 @@ public final class PrefixProvider: ConfigurableProvider {
     public struct Configuration: Decodable, Sendable {
         public var dictionary: DictionarySource
         public var infix: Bool
-        /// Whether a query of several words that matches nothing as typed may match entries where every word starts a
-        /// word, in any order (default true).
+        /// Whether a query of several words whose words as typed fill less than half of the list may also match
+        /// entries where every word starts a word, in any order (default true).
         public var everyWord: Bool
         /// A saved index file (relative to the configuration file).
         public var index: String?
@@ -57,8 +58,8 @@ public final class PrefixProvider: ConfigurableProvider {
     public let id: String
     /// Whether inner word starts match.
     public let infix: Bool
-    /// Whether a query of several words that matches nothing as typed may match entries where every word starts a
-    /// word, in any order (with ``infix``).
+    /// Whether a query of several words whose words as typed fill less than half of the list may also match entries
+    /// where every word starts a word, in any order (with ``infix``).
     public let everyWord: Bool
     /// The index with its live overlay.
     public let index: LivePrefixIndex

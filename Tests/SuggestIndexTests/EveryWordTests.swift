@@ -37,13 +37,25 @@ struct EveryWordTests {
         #expect(index.complete("new zz", everyWord: true).isEmpty)
     }
 
-    @Test func onlyWhenTheWordsAsTypedFindNothing() {
-        // "new york" is an exact and a prefix match: no every-word step ("york new" is not added).
-        let found = index.complete("new york", everyWord: true)
-        #expect(found == ["New York", "new york city"])
+    @Test func afterTheWordsAsTypedAndOnlyWhileTheyFillLessThanHalfTheList() {
+        // "new york" is an exact and a prefix match, and no other entry has both words.
+        #expect(index.complete("new york", everyWord: true) == ["New York", "new york city"])
         #expect(index.tiers("new york", everyWord: true) == [.exact, .prefix])
         // A single word is never an every-word match.
         #expect(index.tiers("yo", everyWord: true) == [.wordPrefix, .wordPrefix])
+        // "shirt t" starts "shirt tail" as typed; "t-shirt" has both words in another order: offered after it, as
+        // long as the words as typed fill less than half of the list.
+        let shirts = PrefixIndex(
+            dictionary: WeightedDictionary(entries: [
+                (text: "t-shirt", weight: 900, scope: nil),
+                (text: "shirt tail", weight: 20, scope: nil),
+                (text: "sweatshirt", weight: 300, scope: nil),
+            ]))
+        #expect(shirts.complete("shirt t", everyWord: true) == ["shirt tail", "t-shirt"])
+        #expect(shirts.tiers("shirt t", everyWord: true) == [.prefix, .wordsAnyOrder])
+        #expect(shirts.complete("shirt t", limit: 3, everyWord: true) == ["shirt tail", "t-shirt"])
+        #expect(shirts.complete("shirt t", limit: 2, everyWord: true) == ["shirt tail"])
+        #expect(shirts.complete("shirt t", everyWord: false) == ["shirt tail"])
     }
 
     @Test func offByDefaultInTheIndexAndWithoutInfix() {
