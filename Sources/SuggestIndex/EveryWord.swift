@@ -10,7 +10,9 @@ public enum EveryWord: Sendable {
     /// The tier of `key` for the query words `words` (ranges in `query`), or nil when some word starts no
     /// key word of its own. `starts`, when given, gets for each query word the offset in `key` of the key word it
     /// starts.
-    /// - Complexity: O(w × k) for w query words and a key of k bytes; no allocation.
+    /// - Complexity: O(w × k) for w query words and a key of k bytes; no allocation (inlinable, so that other
+    /// modules get a specialized copy: the generic one allocates its iterators).
+    @inlinable
     public static func tier<Query: RandomAccessCollection<UInt8>, Key: RandomAccessCollection<UInt8>>(
         query: Query, words: some RandomAccessCollection<Range<Int>>, key: Key, starts: UnsafeMutablePointer<Int>? = nil
     ) -> MatchTier? where Query.Index == Int, Key.Index == Int {
@@ -59,7 +61,7 @@ public enum EveryWord: Sendable {
 
     /// The first key word at or after byte `from` (a word start or not) that starts with `prefix` and whose
     /// number (0-based, counted from the key's start) is not set in `skipping`: its byte offset and number.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func firstWord<Key: RandomAccessCollection<UInt8>>(
         startingWith prefix: some Collection<UInt8>, in key: Key, from: Int, skipping: UInt64
     ) -> (offset: Int, index: Int)? where Key.Index == Int {
@@ -78,7 +80,7 @@ public enum EveryWord: Sendable {
         return nil
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func startsWith<Key: RandomAccessCollection<UInt8>>(
         _ key: Key, _ at: Int, _ prefix: some Collection<UInt8>
     ) -> Bool where Key.Index == Int {

@@ -169,7 +169,7 @@ public enum IndexKey: Sendable {
     }
 
     @inline(__always)
-    static func asciiFold(_ b: UInt8) -> UInt8 {
+    package static func asciiFold(_ b: UInt8) -> UInt8 {
         if b >= 0x41 && b <= 0x5A { return b + 0x20 }
         if b >= 0x09 && b <= 0x0D { return 0x20 }
         return b

@@ -156,7 +156,8 @@ public final class PrefixProvider: ConfigurableProvider {
             if match.tier == .wordsInOrder || match.tier == .wordsAnyOrder {
                 output.append(
                     SuggestionCandidate(
-                        title: match.text, matchedRanges: Self.everyWordRanges(request.query, in: match.text),
+                        title: match.text,
+                        matchedRanges: Self.everyWordRanges(request.query, in: match.text, scratch: &scratch),
                         tier: match.tier, popularity: match.weight))
                 continue
             }
@@ -181,37 +182,71 @@ public final class PrefixProvider: ConfigurableProvider {
 
     /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match.
     static func everyWordRanges(_ query: PreparedQuery, in title: String) -> [Range<Int>] {
-        let text = NormalizedText(title)
+        var scratch = Scratch(capacity: 1)
+        return everyWordRanges(query, in: title, scratch: &scratch)
+    }
+
+    /// ``everyWordRanges(_:in:)`` in `scratch`'s arrays: an ASCII title is folded byte for byte (its offsets are the
+    /// folded ones), so that only the returned array is new, and not even that when it equals one handed out lately.
+    static func everyWordRanges(_ query: PreparedQuery, in title: String, scratch: inout Scratch) -> [Range<Int>] {
         // The words of the folded title joined by single spaces, and where each starts in the folded bytes.
-        var key: [UInt8] = []
-        var folded: [Int] = []
-        var inWord = false
-        for (i, b) in text.bytes.enumerated() {
+        scratch.key.removeAll(keepingCapacity: true)
+        scratch.folded.removeAll(keepingCapacity: true)
+        @inline(__always) func add(_ b: UInt8, at i: Int, inWord: inout Bool) {
             if TextNormalizer.isSeparator(b) {
                 inWord = false
-                continue
+                return
             }
-            if !inWord && !key.isEmpty {
-                key.append(0x20)
-                folded.append(-1)
+            if !inWord && !scratch.key.isEmpty {
+                scratch.key.append(0x20)
+                scratch.folded.append(-1)
             }
             inWord = true
-            key.append(b)
-            folded.append(i)
+            scratch.key.append(b)
+            scratch.folded.append(i)
         }
-        var starts = [Int](repeating: -1, count: query.words.count)
-        let tier = starts.withUnsafeMutableBufferPointer { buffer in
+        var copy = title
+        let isASCII = copy.withUTF8 { bytes in
+            var inWord = false
+            for (i, b) in bytes.enumerated() {
+                if b >= 0x80 { return false }
+                add(IndexKey.asciiFold(b), at: i, inWord: &inWord)
+            }
+            return true
+        }
+        var text: NormalizedText? = nil
+        if !isASCII {
+            let normalized = NormalizedText(title)
+            scratch.key.removeAll(keepingCapacity: true)
+            scratch.folded.removeAll(keepingCapacity: true)
+            var inWord = false
+            for (i, b) in normalized.bytes.enumerated() { add(b, at: i, inWord: &inWord) }
+            text = normalized
+        }
+        scratch.starts.removeAll(keepingCapacity: true)
+        scratch.starts.append(contentsOf: repeatElement(-1, count: query.words.count))
+        let key = scratch.key
+        let tier = scratch.starts.withUnsafeMutableBufferPointer { buffer in
             EveryWord.tier(query: query.normalized, words: query.words, key: key, starts: buffer.baseAddress)
         }
         guard tier != nil else { return [] }
-        var ranges: [Range<Int>] = []
-        for (w, start) in starts.enumerated() where start >= 0 {
+        scratch.ranges.removeAll(keepingCapacity: true)
+        for (w, start) in scratch.starts.enumerated() where start >= 0 {
             let length = query.words[w].count
+            let folded = scratch.folded
             guard start + length <= folded.count, folded[start] >= 0, folded[start + length - 1] >= 0 else { continue }
             let range = folded[start]..<(folded[start + length - 1] + 1)
-            ranges.append(text.originalRange(of: range))
+            let original = text?.originalRange(of: range) ?? range
+            // Sorted by start as they come (a query has a few words).
+            var slot = scratch.ranges.count
+            scratch.ranges.append(original)
+            while slot > 0 && scratch.ranges[slot - 1].lowerBound > original.lowerBound {
+                scratch.ranges[slot] = scratch.ranges[slot - 1]
+                slot -= 1
+            }
+            scratch.ranges[slot] = original
         }
-        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+        return scratch.issueRanges()
     }
 
     /// What a keystroke reuses: the index search's buffers, the matches, and the matched-range arrays handed out
@@ -221,6 +256,11 @@ public final class PrefixProvider: ConfigurableProvider {
         var matches: [LivePrefixIndex.Match] = []
         /// The ranges being computed.
         var ranges: [Range<Int>] = []
+        /// An every-word match's folded title (words joined by single spaces), where each of its bytes is in the
+        /// folded title (-1 for the joining spaces), and where each query word starts in it.
+        var key: [UInt8] = []
+        var folded: [Int] = []
+        var starts: [Int] = []
         /// Range arrays given to candidates, shared by every later candidate with equal ranges.
         var issued: [[Range<Int>]] = []
         var nextIssued = 0

@@ -75,6 +75,10 @@ struct PrefixProviderTests {
         #expect(anyOrder.first?.tier == .wordsAnyOrder)
         // "Café" is 5 UTF-8 bytes: "caf" covers "Caf", "flore" the last word.
         #expect(anyOrder.first?.matchedRanges == [0..<3, 9..<14])
+        // An ASCII title is folded byte for byte: its ranges are its own offsets, sorted.
+        let york = engine.suggestions(for: "york ne").suggestions
+        #expect(york.map(\.title) == ["New York"])
+        #expect(york.first?.matchedRanges == [0..<2, 4..<8])
         let off = try self.engine(#"{"type":"prefix","dictionary":"words.tsv","everyWord":false}"#)
         #expect(titles(off, "flore caf") == [])
         #expect(configurationError(#"{"type":"prefix","dictionary":"words.tsv","everyWord":"yes"}"#).contains("everyWord"))
