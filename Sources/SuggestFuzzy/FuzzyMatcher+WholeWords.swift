@@ -57,11 +57,11 @@ extension FuzzyMatcher {
     }
 
     /// Appends the best `limit` of the whole words in `endings` not offered yet (`pieces`), fewest typos first,
-    /// then by popularity weighed by the kinds of their edits (``FuzzyOptions/weighTypoKinds``), a phrase (more words than the query: "a rotating" for "adjatating") ranking as if
-    /// `phrasePenalty` times less popular.
+    /// then by popularity weighed by the kinds of their edits (``FuzzyOptions/weighTypoKinds``), a phrase (more
+    /// words than the query: "a rotating" for "adjatating") ranking as if `phrasePenalty` times less popular.
     mutating func appendWholeWords(
-        _ endings: [TypoHit], _ scalars: [UInt32], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>, limit: Int,
-        minTypos: Int32 = 1, boost: Double = 1, _ filter: PositionFilter
+        _ endings: [TypoHit], _ scalars: [UInt32], queryWords: Int, pieces: [TypoHit], exactRange: Range<Int>,
+        limit: Int, minTypos: Int32 = 1, boost: Double = 1, _ filter: PositionFilter
     ) {
         guard limit > 0 else { return }
         var sorted = Array.take(&scratch.sortedHits)
@@ -71,10 +71,7 @@ extension FuzzyMatcher {
         var heap = Array.take(&scratch.heap)
         var pulled = Array.take(&scratch.words)
         var top = Array.take(&scratch.topWords)
-        var typoCost = TypoCost()
-        swap(&typoCost, &scratch.typoCost)
         defer {
-            swap(&scratch.typoCost, &typoCost)
             swap(&scratch.sortedHits, &sorted)
             swap(&scratch.ranges, &ranges)
             swap(&scratch.depths, &depths)
@@ -94,7 +91,6 @@ extension FuzzyMatcher {
         // Pulled 8 × limit deep by weight, then re-ranked.
         let index = self.index
         let phrasePenalty = options.phrasePenalty
-        let options = self.options
         index.forEachHeaviestWhile(
             in: ranges, limit: limit * 8, heap: &heap,
             skip: { Self.typos(at: $0, in: pieces) >= 0 || exactRange.contains($0) || !filter.allowed($0) }
@@ -102,7 +98,7 @@ extension FuzzyMatcher {
             var popularity = index.weight(at: position) * boost
             if index.wordCount(position) > queryWords { popularity /= phrasePenalty }
             popularity *= Self.typoFactor(
-                options, index, &typoCost, scalars, position: position, matched: depths[rangeIndex],
+                options, index, &scratch.typoCost, scalars, position: position, matched: depths[rangeIndex],
                 typos: counts[rangeIndex])
             pulled.append(
                 FuzzyScratch.PulledWord(

@@ -39,12 +39,9 @@ struct TypoCost {
         key.removeAll(keepingCapacity: true)
         var i = keyBytes.startIndex
         while i < keyBytes.endIndex {
-            let lead = keyBytes[i]
-            let length = min(UTF8Scalars.length(lead: lead), keyBytes.endIndex - i)
-            var scalar = UTF8Scalars.leadBits(lead)
-            for k in 1..<max(1, length) { scalar = UTF8Scalars.appending(keyBytes[i + k], to: scalar) }
+            let (scalar, length) = UTF8Scalars.decode(keyBytes, at: i)
             key.append(scalar)
-            i += max(1, length)
+            i += length
             if prefix && key.count >= query.count + Self.prefixSlack { break }
         }
         return Self.cost(query, key, prefix: prefix, rows: &rows)
@@ -60,13 +57,13 @@ struct TypoCost {
         return rows.withUnsafeMutableBufferPointer { d in
             q.withUnsafeBufferPointer { q in
                 t.withUnsafeBufferPointer { t in
-                    for j in 0...n where j > 0 {
+                    for j in 1..<(n + 1) {
                         d[j] = d[j - 1] + leftOut(t, j - 1, q, 0) + (j == 1 ? firstCharacter : 0)
                     }
-                    for i in 1...max(1, m) where i <= m {
+                    for i in 1..<(m + 1) {
                         let row = i * width
                         d[row] = d[row - width] + added(q, i - 1, t, 0) + (i == 1 ? firstCharacter : 0)
-                        for j in 1...max(1, n) where j <= n {
+                        for j in 1..<(n + 1) {
                             let a = q[i - 1]
                             let b = t[j - 1]
                             var best: Int32

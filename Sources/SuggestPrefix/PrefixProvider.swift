@@ -180,14 +180,9 @@ public final class PrefixProvider: ConfigurableProvider {
         }
     }
 
-    /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match.
-    static func everyWordRanges(_ query: PreparedQuery, in title: String) -> [Range<Int>] {
-        var scratch = Scratch(capacity: 1)
-        return everyWordRanges(query, in: title, scratch: &scratch)
-    }
-
-    /// ``everyWordRanges(_:in:)`` in `scratch`'s arrays: an ASCII title is folded byte for byte (its offsets are the
-    /// folded ones), so that only the returned array is new, and not even that when it equals one handed out lately.
+    /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match, in
+    /// `scratch`'s arrays: an ASCII title is folded byte for byte (its offsets are the folded ones), so that only the
+    /// returned array is new, and not even that when it equals one handed out lately.
     static func everyWordRanges(_ query: PreparedQuery, in title: String, scratch: inout Scratch) -> [Range<Int>] {
         // The words of the folded title joined by single spaces, and where each starts in the folded bytes.
         scratch.key.removeAll(keepingCapacity: true)
@@ -231,9 +226,9 @@ public final class PrefixProvider: ConfigurableProvider {
         }
         guard tier != nil else { return [] }
         scratch.ranges.removeAll(keepingCapacity: true)
+        let folded = scratch.folded
         for (w, start) in scratch.starts.enumerated() where start >= 0 {
             let length = query.words[w].count
-            let folded = scratch.folded
             guard start + length <= folded.count, folded[start] >= 0, folded[start + length - 1] >= 0 else { continue }
             let range = folded[start]..<(folded[start + length - 1] + 1)
             let original = text?.originalRange(of: range) ?? range
