@@ -23,6 +23,7 @@ extension FuzzyMatcher {
         appendWholeWords(rightFirst.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit, filter)
         scratch.walk = rightFirst.takeBuffers()
+        profile?.end(.wholeWords, work: rightFirst.visited)
         guard forgive, candidates.count - before < limit else { return }
         var wrong = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 2, onlyWrongPrefix: true, firstSwap: true,
@@ -32,6 +33,7 @@ extension FuzzyMatcher {
         appendWholeWords(wrong.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit - (candidates.count - before), minTypos: 2, filter)
         scratch.walk = wrong.takeBuffers()
+        profile?.end(.wholeWordsWrongFirst, work: wrong.visited)
     }
 
     /// A prefix-mode walk, below the previous keystroke's hits when it extends that query, in the scratch's walk

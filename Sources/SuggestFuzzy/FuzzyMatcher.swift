@@ -349,7 +349,6 @@ struct FuzzyMatcher {
                          limit: limit, filter)
         }
         profile?.end(.abbreviations, work: checked)
-        let visitedBeforeWholeWords = visited
 
         // 4. Whole misspelt words beyond the completion budget (one word only), when nothing above fills the list:
         // they rank below everything above, so with a full list they could not be shown anyway.
@@ -360,7 +359,6 @@ struct FuzzyMatcher {
                 scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
                 pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, filter)
         }
-        profile?.end(.wholeWords, work: visited - visitedBeforeWholeWords)
     }
 
     /// The main typo walk (step 1) with `exactPrefix` leading scalars kept exact, below the previous keystroke's hits

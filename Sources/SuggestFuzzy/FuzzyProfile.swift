@@ -1,7 +1,8 @@
 /// Where one keystroke of ``FuzzyProvider`` spent its time, step by step: measured only when
 /// ``FuzzyOptions/profile`` is on, and reported as one diagnostics note per keystroke,
 /// `steps: walk 12.3 µs 410 nodes, tiers 3.1 µs, wrong-first 0 µs 0 nodes, abbreviations 20.0 µs 95 keys,
-/// whole-words 0 µs 0 nodes`, which a benchmark can add up over a typing session.
+/// whole-words 0 µs 0 nodes, whole-words-wrong-first 0 µs 0 nodes`, which a benchmark can add up over a typing
+/// session.
 struct FuzzyProfile {
     /// The steps of ``FuzzyMatcher/run(query:limit:previous:)``, in order.
     enum Step: Int, CaseIterable {
@@ -13,8 +14,10 @@ struct FuzzyProfile {
         case wrongFirst
         /// Abbreviations and subsequences.
         case abbreviations
-        /// Whole words beyond the completion budget.
+        /// Whole words beyond the completion budget, first letter right (or swapped with the second).
         case wholeWords
+        /// Whole words beyond the completion budget with a wrong first letter.
+        case wholeWordsWrongFirst
 
         var label: String {
             switch self {
@@ -23,13 +26,14 @@ struct FuzzyProfile {
             case .wrongFirst: "wrong-first"
             case .abbreviations: "abbreviations"
             case .wholeWords: "whole-words"
+            case .wholeWordsWrongFirst: "whole-words-wrong-first"
             }
         }
 
         /// What the step's work counts: trie nodes for the walks, keys for the abbreviation scan.
         var unit: String? {
             switch self {
-            case .walk, .wrongFirst, .wholeWords: "nodes"
+            case .walk, .wrongFirst, .wholeWords, .wholeWordsWrongFirst: "nodes"
             case .abbreviations: "keys"
             case .tiers: nil
             }
