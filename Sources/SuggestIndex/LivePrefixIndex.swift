@@ -23,6 +23,8 @@ public final class LivePrefixIndex: Sendable {
         public var entry: Int?
         /// Where the match starts in the text's canonical key (``IndexKey``); it is as long as the query's key.
         public var keyOffset: Int
+        /// The typos of an every-word match with typos (`tier` is then `.oneTypo` or `.twoTypos`), 0 otherwise.
+        public var typos: Int = 0
     }
 
     struct Added: Sendable {
@@ -157,10 +159,12 @@ public final class LivePrefixIndex: Sendable {
                         of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
                         ?? (everyWord && infix ? Self.everyWordTier(of: entry, query: query) : nil)
                 else { continue }
+                // An every-word match with typos carries their count in `offset` (its key offset is 0).
+                let typos = tier == .oneTypo || tier == .twoTypos ? offset : 0
                 extra.append(
                     (Match(
                         text: entry.text, weight: entry.weight, scope: entry.scope, tier: tier, entry: nil,
-                        keyOffset: offset), entry.key))
+                        keyOffset: typos > 0 ? 0 : offset, typos: typos), entry.key))
             }
         }
         let fetch = limit + extra.count
@@ -181,7 +185,8 @@ public final class LivePrefixIndex: Sendable {
                     scope: dictionary.scope(at: entry),
                     tier: hit.tier,
                     entry: entry,
-                    keyOffset: Int(hit.keyOffset)
+                    keyOffset: Int(hit.keyOffset),
+                    typos: Int(hit.typos)
                 )
             )
         }
@@ -207,10 +212,14 @@ public final class LivePrefixIndex: Sendable {
         }
     }
 
-    /// The every-word tier of an added entry for a query of two or more words.
+    /// The every-word tier of an added entry for a query of two or more words, and 0; or, for a match with typos,
+    /// its typo tier and the number of typos.
     static func everyWordTier(of entry: Added, query: PreparedQuery) -> (MatchTier, Int)? {
         guard query.words.count >= 2 else { return nil }
-        return EveryWord.tier(query: query.normalized, words: query.words, key: entry.key).map { ($0, 0) }
+        if let tier = EveryWord.tier(query: query.normalized, words: query.words, key: entry.key) { return (tier, 0) }
+        guard let typos = EveryWord.typos(query: query.normalized, words: query.words, key: entry.key), typos > 0
+        else { return nil }
+        return (.typos(typos), typos)
     }
 
     static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> (MatchTier, Int)? {

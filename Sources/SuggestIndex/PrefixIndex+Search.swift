@@ -5,8 +5,11 @@ extension PrefixIndex {
     public struct Hit: Hashable, Sendable {
         /// The entry id in ``PrefixIndex/dictionary``.
         public var entry: UInt32
-        /// `.exact`, `.prefix` or `.wordPrefix`.
+        /// `.exact`, `.prefix` or `.wordPrefix`; for every-word matches `.wordsInOrder`, `.wordsAnyOrder`, or
+        /// `.oneTypo` / `.twoTypos` when some words have typos.
         public var tier: MatchTier
+        /// The typos of an every-word match with typos (0 otherwise).
+        public var typos: UInt8 = 0
         /// Where the match starts in the entry's canonical key (0 unless `.wordPrefix`).
         public var keyOffset: UInt16
         /// The entry's sorted position (for the search's own bookkeeping).
@@ -62,10 +65,12 @@ extension PrefixIndex {
     /// prefix unless the text ended with a separator).
     /// With `everyWord` (and `infix`), a query of several words whose matches this way fill less than half of
     /// `limit` also finds entries where every word starts a word of the key, after those matches: in order
-    /// (`MatchTier.wordsInOrder`), then in any order (`MatchTier.wordsAnyOrder`), most popular first among the
-    /// entries that start a word with the query's rarest word, looked at in popularity order until 128 of them in a
-    /// row did not match (32 when the words as typed found something) per run of keys: the work stays bounded, and
-    /// typing in order, which mostly fills the list, pays for it rarely.
+    /// (`MatchTier.wordsInOrder`), then in any order (`MatchTier.wordsAnyOrder`), then with typos in some words
+    /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`; see `EveryWord/typos(query:words:key:starts:lengths:)`), most
+    /// popular first among the entries that start a word with the query's rarest word (and, when nothing matched
+    /// without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
+    /// the words as typed found something, or when only typo matches are possible) per run of keys: the work stays
+    /// bounded, and typing in order, which mostly fills the list, pays for it rarely.
     public func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -253,6 +258,8 @@ extension PrefixIndex {
     static let everyWordPatience = 128
     /// The same when the words as typed found something already (the list is not full): fewer entries are looked at.
     static let everyWordPatienceAfterHits = 32
+    /// The same for a run in which only matches with typos can be found (a word starts no key word as typed).
+    static let typoPatience = 32
 
     /// The every-word step (see ``search(_:limit:infix:everyWord:into:)``): appends to `hits` entries that are not
     /// there yet whose key has every word of `q[0..<length]` (two or more) at the start of a word of its own.
@@ -274,11 +281,16 @@ extension PrefixIndex {
             start = i + 1
         }
         guard words.count >= 2, words.count <= 64 else { return }
-        // The anchor: the word that starts the fewest key words (its runs are walked; the others are checked).
+        // The anchors: the words that start the fewest key words (the first one's runs are walked; the others are
+        // checked). A word that starts none may be misspelt: only typo matches are then possible, found through
+        // another word, and only when that word is long enough to take a typo.
         let prefixKeys = PrefixRuns(index: self)
         let infixKeys = InfixRuns(index: self)
         let m = infixPositions.count
-        var anchor = (size: Int.max, prefix: (0, 0), infix: (0, 0))
+        typealias Anchor = (size: Int, prefix: (Int, Int), infix: (Int, Int), length: Int)
+        var anchor: Anchor = (Int.max, (0, 0), (0, 0), 0)
+        var second: Anchor = (Int.max, (0, 0), (0, 0), 0)
+        var exactPossible = true
         for range in words {
             word.removeAll(keepingCapacity: true)
             word.append(contentsOf: q[range])
@@ -287,13 +299,28 @@ extension PrefixIndex {
             let ilo = lowerBound(infixKeys, word, word.count, from: 0, to: m) { $0 != -1 }
             let ihi = lowerBound(infixKeys, word, word.count, from: ilo, to: m) { $0 == 1 }
             let size = (phi - plo) + (ihi - ilo)
-            if size == 0 { return }
-            if size < anchor.size { anchor = (size, (plo, phi), (ilo, ihi)) }
+            if size == 0 {
+                guard EveryWord.typoBudget(forLength: range.count) > 0 else { return }
+                exactPossible = false
+                continue
+            }
+            if size < anchor.size {
+                second = anchor
+                anchor = (size, (plo, phi), (ilo, ihi), range.count)
+            } else if size < second.size {
+                second = (size, (plo, phi), (ilo, ihi), range.count)
+            }
         }
+        guard anchor.size < Int.max else { return }
         let need = limit - hits.count
         found.removeAll(keepingCapacity: true)
         let ranks = prefixRanks.values
-        // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the tier.
+        var typoMatches = 0
+        // Typos only when the words as typed found nothing (what an entry starts with is being typed, not misspelt).
+        let typos = hits.isEmpty
+        // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the order:
+        // 0 in order, 1 in any order, 1 + typos with typos. A typo match is kept but not counted as found: the
+        // entries looked at, and the matches without typos, are the same as without them.
         func check(_ sorted: Int) -> Bool {
             guard offered(sorted) else { return false }
             let entry = order[sorted]
@@ -304,16 +331,36 @@ extension PrefixIndex {
                 return false
             }
             let key = keyBytes[Int(keyOffsets[sorted])..<Int(keyOffsets[sorted + 1])]
-            guard let tier = EveryWord.tier(query: q, words: words, key: key) else { return false }
-            found.append(
-                HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: tier == .wordsInOrder ? 0 : 1, hi: 0))
-            return true
+            if exactPossible, let tier = EveryWord.tier(query: q, words: words, key: key) {
+                found.append(
+                    HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: tier == .wordsInOrder ? 0 : 1, hi: 0))
+                return true
+            }
+            if typos && typoMatches < need, let count = EveryWord.typos(query: q, words: words, key: key) {
+                found.append(HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: UInt32(1 + count), hi: 0))
+                typoMatches += 1
+            }
+            return false
         }
-        // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run.
-        let patience = hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
+        // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run
+        // (`Self.typoPatience` when only typo matches are possible).
+        let patience =
+            !exactPossible ? Self.typoPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
         _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
         _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
             check(Int(infixPositions[$0]))
+        }
+        // Nothing without typos: the first anchor may be the misspelt word (when long enough to take a typo); look
+        // through the second one too.
+        if typos && found.count < need && typoMatches == found.count && second.size < Int.max
+            && EveryWord.typoBudget(forLength: anchor.length) > 0
+        {
+            typoMatches = 0
+            let patience = Self.typoPatience
+            _ = topK(prefixRanks, second.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
+            _ = topK(infixRanks, second.infix, nil, need: need, patience: patience, heap: &heap) {
+                check(Int(infixPositions[$0]))
+            }
         }
         // In order first, then by popularity.
         for i in 1..<max(1, found.count) {
@@ -326,7 +373,10 @@ extension PrefixIndex {
             found[j] = item
         }
         for item in found.prefix(need) {
-            var hit = Hit(entry: order[Int(item.position)], tier: item.lo == 0 ? .wordsInOrder : .wordsAnyOrder)
+            let count = item.lo > 1 ? Int(item.lo) - 1 : 0
+            let tier: MatchTier = item.lo == 0 ? .wordsInOrder : count > 0 ? .typos(count) : .wordsAnyOrder
+            var hit = Hit(entry: order[Int(item.position)], tier: tier)
+            hit.typos = UInt8(count)
             hit.sortedPosition = item.position
             hits.append(hit)
         }

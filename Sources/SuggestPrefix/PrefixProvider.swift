@@ -12,8 +12,8 @@ import Synchronization
 /// - `infix` (default true): also match at inner word starts ("york" → "New York"), ranked below prefixes.
 /// - `everyWord` (default true, needs `infix`): a query of several words whose words as typed fill less than half
 ///   of the list also matches entries where every word starts a word, in order ("dj re fr" →
-///   "django-rest-framework") and then in any order ("mermaid lit" → "The Little Mermaid"), after the matches as
-///   typed.
+///   "django-rest-framework"), then in any order ("mermaid lit" → "The Little Mermaid"), then with typos in some
+///   words ("mermaid litle", `.oneTypo`), after the matches as typed.
 /// - `index` (optional): a saved index file. Loaded when it exists and was built from the same dictionary bytes;
 ///   otherwise the index is built and saved there. A corrupt or truncated file is an error (delete it to rebuild).
 ///
@@ -153,12 +153,13 @@ public final class PrefixProvider: ConfigurableProvider {
         var queryLength = request.query.words.count - 1
         for word in request.query.words { queryLength += word.count }
         for match in scratch.matches {
-            if match.tier == .wordsInOrder || match.tier == .wordsAnyOrder {
+            if match.tier == .wordsInOrder || match.tier == .wordsAnyOrder || match.typos > 0 {
                 output.append(
                     SuggestionCandidate(
                         title: match.text,
-                        matchedRanges: Self.everyWordRanges(request.query, in: match.text, scratch: &scratch),
-                        tier: match.tier, popularity: match.weight))
+                        matchedRanges: Self.everyWordRanges(
+                            request.query, in: match.text, typos: match.typos > 0, scratch: &scratch),
+                        tier: match.tier, typos: match.typos, popularity: match.weight))
                 continue
             }
             // Matched ranges only for the returned results: a direct walk for ASCII titles, the engine's
@@ -180,10 +181,13 @@ public final class PrefixProvider: ConfigurableProvider {
         }
     }
 
-    /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match, in
+    /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match (with
+    /// `typos`, one whose words may have typos: each range is the part of the title's word a query word matched), in
     /// `scratch`'s arrays: an ASCII title is folded byte for byte (its offsets are the folded ones), so that only the
     /// returned array is new, and not even that when it equals one handed out lately.
-    static func everyWordRanges(_ query: PreparedQuery, in title: String, scratch: inout Scratch) -> [Range<Int>] {
+    static func everyWordRanges(
+        _ query: PreparedQuery, in title: String, typos: Bool = false, scratch: inout Scratch
+    ) -> [Range<Int>] {
         // The words of the folded title joined by single spaces, and where each starts in the folded bytes.
         scratch.key.removeAll(keepingCapacity: true)
         scratch.folded.removeAll(keepingCapacity: true)
@@ -220,15 +224,25 @@ public final class PrefixProvider: ConfigurableProvider {
         }
         scratch.starts.removeAll(keepingCapacity: true)
         scratch.starts.append(contentsOf: repeatElement(-1, count: query.words.count))
+        scratch.lengths.removeAll(keepingCapacity: true)
+        for word in query.words { scratch.lengths.append(word.count) }
         let key = scratch.key
-        let tier = scratch.starts.withUnsafeMutableBufferPointer { buffer in
-            EveryWord.tier(query: query.normalized, words: query.words, key: key, starts: buffer.baseAddress)
+        let matched = scratch.starts.withUnsafeMutableBufferPointer { starts in
+            scratch.lengths.withUnsafeMutableBufferPointer { lengths in
+                typos
+                    ? EveryWord.typos(
+                        query: query.normalized, words: query.words, key: key, starts: starts.baseAddress,
+                        lengths: lengths.baseAddress) != nil
+                    : EveryWord.tier(query: query.normalized, words: query.words, key: key, starts: starts.baseAddress)
+                        != nil
+            }
         }
-        guard tier != nil else { return [] }
+        guard matched else { return [] }
         scratch.ranges.removeAll(keepingCapacity: true)
         let folded = scratch.folded
         for (w, start) in scratch.starts.enumerated() where start >= 0 {
-            let length = query.words[w].count
+            let length = scratch.lengths[w]
+            guard length > 0 else { continue }
             guard start + length <= folded.count, folded[start] >= 0, folded[start + length - 1] >= 0 else { continue }
             let range = folded[start]..<(folded[start + length - 1] + 1)
             let original = text?.originalRange(of: range) ?? range
@@ -256,6 +270,8 @@ public final class PrefixProvider: ConfigurableProvider {
         var key: [UInt8] = []
         var folded: [Int] = []
         var starts: [Int] = []
+        /// The length of the part of its title word each query word matched.
+        var lengths: [Int] = []
         /// Range arrays given to candidates, shared by every later candidate with equal ranges.
         var issued: [[Range<Int>]] = []
         var nextIssued = 0

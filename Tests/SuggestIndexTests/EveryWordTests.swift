@@ -84,3 +84,74 @@ struct EveryWordTests {
         #expect(tier("x", "ab") == nil)
     }
 }
+
+/// Every-word matches whose words may have typos.
+struct EveryWordTypoTests {
+    static func typos(_ query: String, _ key: String) -> (typos: Int, spans: [Range<Int>])? {
+        let q = Array(query.utf8)
+        var words: [Range<Int>] = []
+        var start = 0
+        for i in 0...q.count where i == q.count || q[i] == 0x20 {
+            if i > start { words.append(start..<i) }
+            start = i + 1
+        }
+        var starts = [Int](repeating: -1, count: words.count)
+        var lengths = [Int](repeating: 0, count: words.count)
+        let found = starts.withUnsafeMutableBufferPointer { s in
+            lengths.withUnsafeMutableBufferPointer { l in
+                EveryWord.typos(
+                    query: q, words: words, key: Array(key.utf8), starts: s.baseAddress, lengths: l.baseAddress)
+            }
+        }
+        return found.map { ($0, zip(starts, lengths).map { $0..<($0 + $1) }) }
+    }
+
+    @Test func eachWordMayTakeTheTyposItsLengthAllows() throws {
+        let little = try #require(Self.typos("mermaid litle", "the little mermaid"))
+        #expect(little.typos == 1)
+        // "mermaid" matched "mermaid" (offset 11), "litle" the whole of "little" ("littl" takes two typos).
+        #expect(little.spans == [11..<18, 4..<10])
+        #expect(Self.typos("framwork djan", "django rest framework")?.typos == 1)
+        #expect(Self.typos("djnago rest", "django rest framework")?.typos == 1)
+        // Two typos in all at most, two per word from 8 letters, one from 4, none below.
+        #expect(Self.typos("framewrok resst", "django rest framework")?.typos == 2)
+        #expect(Self.typos("framewrok resst djnago", "django rest framework") == nil)
+        #expect(Self.typos("rset framework", "django rest framework")?.typos == 1)
+        #expect(Self.typos("rst framework", "django rest framework") == nil)
+        #expect(Self.typos("rest fraemwrok", "django rest framework")?.typos == 2)
+        // The first character stays.
+        #expect(Self.typos("mermaid kittle", "the little mermaid") == nil)
+        // Without typos it is a match with none.
+        #expect(Self.typos("mermaid lit", "the little mermaid")?.typos == 0)
+        // Each word its own key word.
+        #expect(Self.typos("litle litle", "little") == nil)
+    }
+
+    @Test func nonASCIIWordsMatchOnlyExactly() {
+        #expect(Self.typos("café crème", "café crème brûlée")?.typos == 0)
+        #expect(Self.typos("cafè crème", "café crème brûlée") == nil)
+    }
+
+    @Test func theIndexOffersThemAfterTheMatchesWithoutTypos() {
+        let index = PrefixIndex(
+            dictionary: WeightedDictionary(entries: [
+                (text: "django-rest-framework", weight: 900, scope: nil),
+                (text: "djangorestframework-stubs", weight: 500, scope: nil),
+                (text: "rest-framework-helpers", weight: 300, scope: nil),
+                (text: "The Little Mermaid", weight: 50, scope: nil),
+                (text: "little women", weight: 40, scope: nil),
+            ]))
+        // A misspelt word that starts no key word: found through the other word.
+        #expect(index.complete("framwork djan", everyWord: true) == ["django-rest-framework"])
+        #expect(index.tiers("framwork djan", everyWord: true) == [.oneTypo])
+        #expect(index.complete("mermaid litle", everyWord: true) == ["The Little Mermaid"])
+        // A misspelt word that starts some key word ("rest" starts "rest"): the other word is looked through too.
+        #expect(index.complete("framework rst", everyWord: true).isEmpty)
+        #expect(index.complete("framewrk rest", everyWord: true) == ["django-rest-framework", "rest-framework-helpers"])
+        #expect(index.tiers("framewrk rest", everyWord: true) == [.oneTypo, .oneTypo])
+        // Matches without typos first.
+        #expect(index.tiers("frame rest", everyWord: true) == [.wordsAnyOrder, .wordsAnyOrder])
+        // Off with every-word matching off.
+        #expect(index.complete("framwork djan", everyWord: false).isEmpty)
+    }
+}

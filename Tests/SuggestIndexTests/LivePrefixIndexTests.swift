@@ -20,6 +20,19 @@ struct LivePrefixIndexTests {
         #expect(live.pendingChangeCount == 1)
     }
 
+    @Test func anAddedEntryMatchesEveryWordWithTyposLikeTheBase() throws {
+        let live = try makeLive()
+        try live.insert("The Little Mermaid", weight: 70)
+        var buffer = PrefixIndex.SearchBuffer()
+        let query = PreparedQuery(SearchQuery(text: "mermaid litle"))
+        let matches = live.search(query, limit: 10, everyWord: true, buffer: &buffer)
+        #expect(matches.map(\.text) == ["The Little Mermaid"])
+        #expect(matches.map(\.tier) == [.oneTypo])
+        #expect(matches.map(\.typos) == [1])
+        #expect(matches.map(\.keyOffset) == [0])
+        #expect(live.search(query, limit: 10, everyWord: false, buffer: &buffer).isEmpty)
+    }
+
     @Test func reweightsAndRemovesExistingEntries() throws {
         let live = try makeLive()
         try live.insert("newton", weight: 10_000)

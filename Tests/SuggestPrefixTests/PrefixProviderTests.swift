@@ -84,6 +84,23 @@ struct PrefixProviderTests {
         #expect(configurationError(#"{"type":"prefix","dictionary":"words.tsv","everyWord":"yes"}"#).contains("everyWord"))
     }
 
+    @Test func typedWordsMayHaveTyposInAnEveryWordMatch() throws {
+        let engine = try engine(#"{"type":"prefix","dictionary":"words.tsv"}"#)
+        // "framwork" starts no word of any entry: one typo from "framework".
+        let framework = engine.suggestions(for: "framwork djan").suggestions
+        #expect(framework.map(\.title) == ["django-rest-framework"])
+        #expect(framework.map(\.tier) == [.oneTypo])
+        #expect(framework.map(\.typos) == [1])
+        // Each range is the part of the title's word the typed word matched: "djan" and all of "framework".
+        #expect(framework.first?.matchedRanges == [0..<4, 12..<21])
+        // Without typos first: "york ne" is an any-order match with none.
+        #expect(engine.suggestions(for: "york ne").suggestions.map(\.typos) == [0])
+        // Too short to take a typo: "yrk" matches nothing.
+        #expect(titles(engine, "yrk ne") == [])
+        let off = try self.engine(#"{"type":"prefix","dictionary":"words.tsv","everyWord":false}"#)
+        #expect(titles(off, "framwork djan") == [])
+    }
+
     @Test func matchedRangesAreInTheOriginalText() throws {
         let engine = try engine(#"{"type":"prefix","dictionary":"words.tsv"}"#)
         let cafe = engine.suggestions(for: "cafe d").suggestions
