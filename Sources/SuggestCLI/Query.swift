@@ -76,6 +76,10 @@ enum Table {
                     line += pad(s.providers.joined(separator: "+"), 14)
                     line += "weight \(JSONWriter.number(s.weight)) × popularity \(JSONWriter.number(s.popularity))"
                     line += " = score \(JSONWriter.number(s.score))"
+                    if s.typoKindFactor != 1 {
+                        let factor = (s.typoKindFactor * 1000).rounded() / 1000
+                        line += " · kinds of typos ×\(JSONWriter.number(factor)) in popularity"
+                    }
                     if let synonym = s.synonym { line += " · synonym \(synonym.term) → \(synonym.replacement)" }
                 } else if let subtitle = s.subtitle {
                     line += "  " + subtitle

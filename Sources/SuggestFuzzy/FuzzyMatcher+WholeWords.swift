@@ -99,12 +99,14 @@ extension FuzzyMatcher {
         ) { position, rangeIndex in
             var popularity = index.weight(at: position) * boost
             if index.wordCount(position) > queryWords { popularity /= phrasePenalty }
-            popularity *= Self.typoFactor(
+            let factor = Self.typoFactor(
                 options, index, &scratch.typoCost, scalars, position: position, matched: depths[rangeIndex],
                 typos: counts[rangeIndex])
+            popularity *= factor
             pulled.append(
                 FuzzyScratch.PulledWord(
-                    position: position, depth: depths[rangeIndex], typos: counts[rangeIndex], popularity: popularity))
+                    position: position, depth: depths[rangeIndex], typos: counts[rangeIndex], popularity: popularity,
+                    typoKindFactor: factor))
             return true
         }
         // The first `limit` of `pulled` stably sorted by typos, then popularity, descending.
@@ -116,6 +118,7 @@ extension FuzzyMatcher {
         for word in top {
             var correction = candidate(word.position, tier: .typos(word.typos), typos: word.typos, matched: word.depth)
             correction.popularity = word.popularity
+            correction.typoKindFactor = word.typoKindFactor
             candidates.append(correction)
         }
     }

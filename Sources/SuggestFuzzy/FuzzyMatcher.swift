@@ -226,11 +226,14 @@ struct FuzzyMatcher {
                 ) { position, rangeIndex in
                     var popularity = index.weight(at: position) * options.wholeWordBoost
                     if index.wordCount(position) > queryWords { popularity /= options.phrasePenalty }
-                    popularity *= Self.typoFactor(
+                    let factor = Self.typoFactor(
                         options, index, &scratch.typoCost, scalars, position: position,
                         matched: wholeDepths[rangeIndex], typos: typoCount)
+                    popularity *= factor
                     pulled.append(
-                        FuzzyScratch.Pulled(position: position, depth: wholeDepths[rangeIndex], popularity: popularity))
+                        FuzzyScratch.Pulled(
+                            position: position, depth: wholeDepths[rangeIndex], popularity: popularity,
+                            typoKindFactor: factor))
                     return true
                 }
                 top.removeAll(keepingCapacity: true)
@@ -240,6 +243,7 @@ struct FuzzyMatcher {
                 for correction in top {
                     var next = candidate(correction.position, tier: tier, typos: typoCount, matched: correction.depth)
                     next.popularity = correction.popularity
+                    next.typoKindFactor = correction.typoKindFactor
                     candidates.append(next)
                 }
             }
@@ -520,8 +524,10 @@ struct FuzzyMatcher {
     /// with ``FuzzyOptions/weighTypoKinds`` off): against the whole key when the walk matched all of it, against its
     /// best prefix otherwise.
     mutating func weigh(_ candidate: inout SuggestionCandidate, _ scalars: [UInt32], position: Int, matched: Int) {
-        candidate.popularity *= Self.typoFactor(
+        let factor = Self.typoFactor(
             options, index, &scratch.typoCost, scalars, position: position, matched: matched, typos: candidate.typos)
+        candidate.popularity *= factor
+        candidate.typoKindFactor = factor
     }
 
     /// How many times the limit a typo tier's whole-word corrections are pulled by weight before they are weighed

@@ -29,6 +29,8 @@ struct FuzzyScratch: Sendable {
         var position: Int
         var depth: Int
         var popularity: Double
+        /// The factor of the kinds of its typos in `popularity` (1: not weighed).
+        var typoKindFactor: Double = 1
     }
 
     /// One whole word pulled for the corrections beyond the completion walk.
@@ -37,6 +39,8 @@ struct FuzzyScratch: Sendable {
         var depth: Int
         var typos: Int
         var popularity: Double
+        /// The factor of the kinds of its typos in `popularity` (1: not weighed).
+        var typoKindFactor: Double = 1
     }
 
     /// The canonical key of the query.

@@ -78,6 +78,10 @@ extension JSONBytes {
             raw(",\"typos\":")
             integer(s.typos)
         }
+        if s.typoKindFactor != 1 {
+            raw(",\"typoKindFactor\":")
+            number(s.typoKindFactor)
+        }
         if let synonym = s.synonym {
             raw(",\"synonym\":{\"term\":")
             quoted(synonym.term)

@@ -24,6 +24,25 @@ struct QueryAndDemoCommandTests {
         #expect(output.stdout.contains("weight 1 × popularity 50 = score 50"))
     }
 
+    @Test func explainShowsHowTheKindsOfTyposWeighedACorrection() throws {
+        let typos = CLIRunner.fixture("typos.suggest.json")
+        let output = try CLIRunner.run(["query", "--config", typos, "--explain", "weither"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        // "weather" (a vowel for a vowel) is weighed up, "either" (a wrong first letter) down.
+        let weather = try #require(lines.first { $0.contains("*weather*") })
+        let either = try #require(lines.first { $0.contains("*either*") })
+        #expect(weather.contains("· kinds of typos ×"), "\(weather)")
+        #expect(either.contains("· kinds of typos ×0.05 in popularity"), "\(either)")
+        let json = try CLIRunner.run(["query", "--config", typos, "--json", "weither"])
+        let answer = try CLIRunner.json(json.stdout)
+        let suggestions = try #require(answer["suggestions"] as? [[String: Any]])
+        let factors = suggestions.map { ($0["title"] as? String ?? "", $0["typoKindFactor"] as? Double ?? 1) }
+        #expect(factors.first?.0 == "weather")
+        #expect((factors.first?.1 ?? 1) > 1)
+        #expect(factors.contains { $0.0 == "either" && $0.1 < 1 })
+    }
+
     @Test func queryJSONIsTheBatchLine() throws {
         let output = try CLIRunner.run(["query", "--config", config, "--json", "ban"])
         #expect(output.status == 0)

@@ -51,6 +51,16 @@ struct FuzzyRankingTests {
         off.weighTypoKinds = false
         #expect(ranked("weither", off) == ["either", "wither", "weather"])
         #expect(ranked("agiles", off).first == "giles")
+        // Each suggestion says how much the kinds of its typos weighed (1: not weighed).
+        func factors(_ options: FuzzyOptions) -> [String: Double] {
+            let provider = try! FuzzyProvider(dictionary: dictionary, options: options)
+            let suggestions = SuggestionEngine(slots: [ProviderSlot(provider)]).suggestions(for: "weither").suggestions
+            return Dictionary(uniqueKeysWithValues: suggestions.map { ($0.title, $0.typoKindFactor) })
+        }
+        let on = factors(FuzzyOptions())
+        #expect((on["weather"] ?? 1) > 1)
+        #expect((on["either"] ?? 1) < 1)
+        #expect(factors(off).values.allSatisfy { $0 == 1 })
     }
 
     @Test func withATypoCompletionsCloseToTheTypedLengthRankFirst() {

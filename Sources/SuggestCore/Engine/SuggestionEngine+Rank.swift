@@ -369,7 +369,7 @@ extension SuggestionEngine {
                 systemImage = systemImage ?? other.systemImage
             }
         }
-        return Suggestion(
+        var suggestion = Suggestion(
             title: candidate.title,
             subtitle: subtitle,
             completion: candidate.completion,
@@ -384,6 +384,8 @@ extension SuggestionEngine {
             systemImage: systemImage,
             synonym: entry.synonym ? candidate.synonym : nil
         )
+        suggestion.typoKindFactor = candidate.typoKindFactor
+        return suggestion
     }
 
     /// The longest common start of the shown text completions that match as exact or prefix, when it is longer

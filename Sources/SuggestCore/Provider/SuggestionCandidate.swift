@@ -15,6 +15,10 @@ public struct SuggestionCandidate: Hashable, Sendable {
     public var section: String?
     /// Set by the engine on what a provider offered for a synonym's rewritten query (see ``Synonyms``).
     public var synonym: Synonyms.Match?
+    /// How much the kinds of its typos changed ``popularity`` (already in it): above 1 for likely slips (a vowel
+    /// for a vowel, a doubled letter, two neighbours swapped), below 1 for unlikely ones (a wrong first letter);
+    /// 1 when the provider does not weigh them (the fuzzy provider's `weighTypoKinds` does). For explanations.
+    public var typoKindFactor: Double = 1
 
     public init(
         title: String,

@@ -69,6 +69,9 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
     /// The synonym it was found through, when only a synonym's rewritten query found it (it then ranks below
     /// every direct match).
     public var synonym: Synonyms.Match?
+    /// How much the kinds of its typos changed ``popularity`` (see ``SuggestionCandidate/typoKindFactor``; 1 when
+    /// not weighed).
+    public var typoKindFactor: Double = 1
 
     public init(
         title: String,
