@@ -69,8 +69,9 @@ extension PrefixIndex {
     /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`; see `EveryWord/typos(query:words:key:starts:lengths:)`), most
     /// popular first among the entries that start a word with the query's rarest word (and, when nothing matched
     /// without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
-    /// the words as typed found something, or when only typo matches are possible) per run of keys: the work stays
-    /// bounded, and typing in order, which mostly fills the list, pays for it rarely.
+    /// the words as typed found something, 16 when only typo matches are possible; at most 16 are checked for typos)
+    /// per run of keys: the work stays bounded, and typing in order, which mostly fills the list, pays for it
+    /// rarely.
     public func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -258,8 +259,9 @@ extension PrefixIndex {
     static let everyWordPatience = 128
     /// The same when the words as typed found something already (the list is not full): fewer entries are looked at.
     static let everyWordPatienceAfterHits = 32
-    /// The same for a run in which only matches with typos can be found (a word starts no key word as typed).
-    static let typoPatience = 32
+    /// The same for a run in which only matches with typos can be found (a word starts no key word as typed), and
+    /// the most entries of a run checked for typos.
+    static let typoPatience = 16
 
     /// The every-word step (see ``search(_:limit:infix:everyWord:into:)``): appends to `hits` entries that are not
     /// there yet whose key has every word of `q[0..<length]` (two or more) at the start of a word of its own.
@@ -316,6 +318,9 @@ extension PrefixIndex {
         found.removeAll(keepingCapacity: true)
         let ranks = prefixRanks.values
         var typoMatches = 0
+        // Entries checked for typos in this run: at most `Self.typoPatience`, the most popular that did not match
+        // without typos.
+        var typoChecks = 0
         // Typos only when the words as typed found nothing (what an entry starts with is being typed, not misspelt).
         let typos = hits.isEmpty
         // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the order:
@@ -336,7 +341,9 @@ extension PrefixIndex {
                     HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: tier == .wordsInOrder ? 0 : 1, hi: 0))
                 return true
             }
-            if typos && typoMatches < need, let count = EveryWord.typos(query: q, words: words, key: key) {
+            guard typos && typoMatches < need && typoChecks < Self.typoPatience else { return false }
+            typoChecks += 1
+            if let count = EveryWord.typos(query: q, words: words, key: key) {
                 found.append(HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: UInt32(1 + count), hi: 0))
                 typoMatches += 1
             }
@@ -347,6 +354,7 @@ extension PrefixIndex {
         let patience =
             !exactPossible ? Self.typoPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
         _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
+        typoChecks = 0
         _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
             check(Int(infixPositions[$0]))
         }
@@ -356,8 +364,10 @@ extension PrefixIndex {
             && EveryWord.typoBudget(forLength: anchor.length) > 0
         {
             typoMatches = 0
+            typoChecks = 0
             let patience = Self.typoPatience
             _ = topK(prefixRanks, second.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
+            typoChecks = 0
             _ = topK(infixRanks, second.infix, nil, need: need, patience: patience, heap: &heap) {
                 check(Int(infixPositions[$0]))
             }
