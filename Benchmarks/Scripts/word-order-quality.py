@@ -11,7 +11,11 @@ target, each typed letter by letter through one `suggest batch` process with rec
 quality report's configuration; nothing is submitted):
   - out of order: the target's words in another order (a fixed random permutation that is not the identity), joined
     by spaces: `django-rest-framework` → `framework django rest`;
-  - first letters: the first `--letters` letters of each word, in order, joined by spaces: `dja res fra`.
+  - first letters: the first `--letters` letters of each word, in order, joined by spaces: `dja res fra`;
+  - out of order, one typo: the out-of-order text with one typo in its longest word of 4 letters or more (targets
+    without one are left out), never in the first letter: a letter left out, doubled, replaced by another, or two
+    neighbours swapped, drawn with a second random stream (seed + 1), so the other sessions stay the same:
+    `framwork django rest`.
 recall@5: the share of targets that are among the first five suggestions (compared folded: case and separators do
 not count) at some keystroke before the session's last one, and at its last one.
 """
@@ -54,17 +58,42 @@ def draw(names: list[str], weights: list[float], n: int, rng: random.Random) -> 
     return [names[bisect.bisect_left(cumulative, rng.random() * total)] for _ in range(n)]
 
 
-def sessions(targets: list[str], letters: int, rng: random.Random) -> dict[str, list[tuple[str, str]]]:
+def misspell(word: str, rng: random.Random) -> str:
+    """One typo anywhere but the first letter: a letter left out, doubled, replaced, or two neighbours swapped."""
+    i = rng.randrange(1, len(word))
+    kind = rng.choice(("leave out", "double", "replace", "swap"))
+    if kind == "leave out":
+        return word[:i] + word[i + 1:]
+    if kind == "double":
+        return word[:i] + word[i] + word[i:]
+    if kind == "replace":
+        letter = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != word[i]])
+        return word[:i] + letter + word[i + 1:]
+    if i == len(word) - 1:
+        i -= 1
+    if i < 1 or word[i] == word[i + 1]:
+        return word[:i] + word[i + 1:]
+    return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+
+
+def sessions(targets: list[str], letters: int, rng: random.Random, seed: int) -> dict[str, list[tuple[str, str]]]:
     """For each kind, (target, typed text) pairs."""
-    out_of_order, first_letters = [], []
+    out_of_order, first_letters, misspelt = [], [], []
+    typos = random.Random(seed + 1)
     for target in targets:
         words = fold(target).split()
         order = list(range(len(words)))
         while order == sorted(order):
             rng.shuffle(order)
-        out_of_order.append((target, " ".join(words[i] for i in order)))
+        shuffled = [words[i] for i in order]
+        out_of_order.append((target, " ".join(shuffled)))
         first_letters.append((target, " ".join(w[:letters] for w in words)))
-    return {"out of order": out_of_order, "first letters": first_letters}
+        longest = max(range(len(shuffled)), key=lambda k: len(shuffled[k]))
+        if len(shuffled[longest]) >= 4 and shuffled[longest].isascii():
+            typed = list(shuffled)
+            typed[longest] = misspell(typed[longest], typos)
+            misspelt.append((target, " ".join(typed)))
+    return {"out of order": out_of_order, "first letters": first_letters, "out of order, one typo": misspelt}
 
 
 def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]]) -> tuple[float, float, int]:
@@ -123,7 +152,7 @@ def main() -> None:
             continue
         rng = random.Random(args.seed)
         targets = draw(names, weights, args.n, rng)
-        for kind, pairs in sessions(targets, args.letters, rng).items():
+        for kind, pairs in sessions(targets, args.letters, rng, args.seed).items():
             before, by_end, keystrokes = run(args.bin, path, extra, pairs)
             print(f"| {label} | {kind} | {len(pairs):,} | {keystrokes:,} | {before:.3f} | {by_end:.3f} |")
 
