@@ -63,15 +63,21 @@ struct EveryWordTests {
         #expect(index.complete("york new", infix: false, everyWord: true).isEmpty)
     }
 
+    /// The bytes of `query` and its words (split at spaces), as the index gives them to `EveryWord`.
+    static func words(_ query: String) -> ([UInt8], [Range<Int>]) {
+        let q = Array(query.utf8)
+        var words: [Range<Int>] = []
+        var start = 0
+        for i in 0...q.count where i == q.count || q[i] == 0x20 {
+            if i > start { words.append(start..<i) }
+            start = i + 1
+        }
+        return (q, words)
+    }
+
     @Test func theCheckItself() {
         func tier(_ query: String, _ key: String) -> MatchTier? {
-            let q = Array(query.utf8)
-            var words: [Range<Int>] = []
-            var start = 0
-            for i in 0...q.count where i == q.count || q[i] == 0x20 {
-                if i > start { words.append(start..<i) }
-                start = i + 1
-            }
+            let (q, words) = Self.words(query)
             return EveryWord.tier(query: q, words: words, key: Array(key.utf8))
         }
         #expect(tier("dj re fr", "django rest framework") == .wordsInOrder)
@@ -88,13 +94,7 @@ struct EveryWordTests {
 /// Every-word matches whose words may have typos.
 struct EveryWordTypoTests {
     static func typos(_ query: String, _ key: String) -> (typos: Int, spans: [Range<Int>])? {
-        let q = Array(query.utf8)
-        var words: [Range<Int>] = []
-        var start = 0
-        for i in 0...q.count where i == q.count || q[i] == 0x20 {
-            if i > start { words.append(start..<i) }
-            start = i + 1
-        }
+        let (q, words) = EveryWordTests.words(query)
         var starts = [Int](repeating: -1, count: words.count)
         var lengths = [Int](repeating: 0, count: words.count)
         let found = starts.withUnsafeMutableBufferPointer { s in
