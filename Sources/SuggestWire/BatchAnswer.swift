@@ -2,7 +2,8 @@ public import SuggestCore
 
 /// Reading a `suggest batch` answer (the format `suggest serve` answers with) back into candidates: what the remote
 /// provider does with another server's answer. The inverse of `JSONBytes.result(_:text:)` for the fields a candidate
-/// has: text, title, subtitle, token, tier, typos, matched ranges, score (as popularity), system image.
+/// has: text, title, subtitle, token, tier, typos, matched ranges, score (as popularity), system image, and the
+/// factor the kinds of its typos put on its popularity.
 public enum BatchAnswer: Sendable {
     /// The first `limit` suggestions of `answer` as candidates, and its `errors` as notes (`remote: …`).
     /// - Throws: `BatchCommand.Problem` when the answer has no `suggestions` array or a suggestion has no `text`.
@@ -33,7 +34,7 @@ public enum BatchAnswer: Sendable {
                 }
             }
             let score = item["score"]?.doubleValue ?? 1
-            output.append(
+            var candidate =
                 SuggestionCandidate(
                     title: title,
                     subtitle: item["subtitle"]?.stringValue,
@@ -44,7 +45,10 @@ public enum BatchAnswer: Sendable {
                     popularity: score.isFinite && score > 0 ? score : 1,
                     systemImage: item["systemImage"]?.stringValue
                 )
-            )
+            if let factor = item["typoKindFactor"]?.doubleValue, factor.isFinite, factor > 0 {
+                candidate.typoKindFactor = factor
+            }
+            output.append(candidate)
         }
         if case .array(let errors) = answer["errors"] {
             for error in errors { if let message = error.stringValue { output.notes.append("remote: \(message)") } }

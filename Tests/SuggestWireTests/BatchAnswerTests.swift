@@ -22,6 +22,23 @@ struct BatchAnswerTests {
         }
     }
 
+    @Test func theKindsOfTyposFactorTravelsWithACorrection() throws {
+        var weather = Suggestion(title: "weather", completion: .text("weather"), tier: .oneTypo, typos: 1)
+        weather.typoKindFactor = 6.25
+        let plain = Suggestion(title: "either", completion: .text("either"), tier: .oneTypo, typos: 1)
+        let result = SuggestionResult(sections: [.init(title: "Suggestions", suggestions: [weather, plain])])
+        let answer = try JSONParser.parse(JSONWriter.result(result, text: "weither"))
+        guard case .array(let suggestions)? = answer["suggestions"] else {
+            Issue.record("no suggestions in \(answer)")
+            return
+        }
+        #expect(suggestions[0]["typoKindFactor"] == .number(6.25))
+        // 1 (not weighed) is left out.
+        #expect(suggestions[1]["typoKindFactor"] == nil)
+        let output = try BatchAnswer.output(from: answer, limit: 10)
+        #expect(output.candidates.map(\.typoKindFactor) == [6.25, 1])
+    }
+
     @Test func aSuggestionFoundThroughASynonymSaysWhichOne() throws {
         var options = EngineOptions()
         options.synonyms = try Synonyms(groups: [["pants", "trousers"]])
