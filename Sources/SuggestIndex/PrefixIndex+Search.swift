@@ -323,6 +323,7 @@ extension PrefixIndex {
         var typoChecks = 0
         // Typos only when the words as typed found nothing (what an entry starts with is being typed, not misspelt).
         let typos = hits.isEmpty
+        guard exactPossible || typos else { return }
         // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the order:
         // 0 in order, 1 in any order, 1 + typos with typos. A typo match is kept but not counted as found: the
         // entries looked at, and the matches without typos, are the same as without them.
