@@ -172,7 +172,9 @@ struct LimitsTests {
             #expect(response.headers["retry-after"] == "1")
             #expect(response.error == "too many connections (at most 3); try again later")
             #expect(closed)
-            #expect(seconds < 3)
+            // Closed at once, not by a timer: well before the 10 s header timeout, with room for a 2-core machine
+            // running the other suites at the same time (3.7 s seen there once).
+            #expect(seconds < 8)
         }
         held.removeLast()  // closes it
         try await Task.sleep(for: .milliseconds(200))
