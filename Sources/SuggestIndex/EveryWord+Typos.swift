@@ -27,16 +27,7 @@ extension EveryWord {
             var assigned: UInt64 = 0
             var total = 0
             for _ in 0..<words.count {
-                var pick = -1
-                var pickLength = -1
-                var i = 0
-                for word in words {
-                    if assigned & (1 << UInt64(i)) == 0 && word.count > pickLength {
-                        pick = i
-                        pickLength = word.count
-                    }
-                    i += 1
-                }
+                let pick = longestUnassigned(words, assigned)
                 assigned |= 1 << UInt64(pick)
                 let word = words[words.index(words.startIndex, offsetBy: pick)]
                 let budget = min(typoBudget(forLength: word.count), maxTypos - total)

@@ -36,17 +36,7 @@ public enum EveryWord: Sendable {
         var assigned: UInt64 = 0
         let count = min(words.count, 64)
         for _ in 0..<count {
-            var pick = -1
-            var pickLength = -1
-            var i = 0
-            for word in words {
-                if i >= 64 { break }
-                if assigned & (1 << UInt64(i)) == 0 && word.count > pickLength {
-                    pick = i
-                    pickLength = word.count
-                }
-                i += 1
-            }
+            let pick = longestUnassigned(words, assigned)
             guard pick >= 0 else { break }
             assigned |= 1 << UInt64(pick)
             let word = words[words.index(words.startIndex, offsetBy: pick)]
@@ -78,6 +68,24 @@ public enum EveryWord: Sendable {
             index += 1
         }
         return nil
+    }
+
+    /// The index of the longest of the first 64 `words` whose bit is not set in `assigned` (the first of equals),
+    /// or -1 when every one is.
+    @inlinable @inline(__always)
+    static func longestUnassigned(_ words: some Collection<Range<Int>>, _ assigned: UInt64) -> Int {
+        var pick = -1
+        var pickLength = -1
+        var i = 0
+        for word in words {
+            if i >= 64 { break }
+            if assigned & (1 << UInt64(i)) == 0 && word.count > pickLength {
+                pick = i
+                pickLength = word.count
+            }
+            i += 1
+        }
+        return pick
     }
 
     @inlinable @inline(__always)

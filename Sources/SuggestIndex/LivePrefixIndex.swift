@@ -155,16 +155,14 @@ public final class LivePrefixIndex: Sendable {
                 // As in the base: a selected scope keeps its own entries and the unscoped ones.
                 if let scopeName, let scope = entry.scope, scope != scopeName { continue }
                 guard
-                    let (tier, offset) = Self.tier(
+                    let (tier, offset, typos) = Self.tier(
                         of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
                         ?? (everyWord && infix ? Self.everyWordTier(of: entry, query: query) : nil)
                 else { continue }
-                // An every-word match with typos carries their count in `offset` (its key offset is 0).
-                let typos = tier == .oneTypo || tier == .twoTypos ? offset : 0
                 extra.append(
                     (Match(
                         text: entry.text, weight: entry.weight, scope: entry.scope, tier: tier, entry: nil,
-                        keyOffset: typos > 0 ? 0 : offset, typos: typos), entry.key))
+                        keyOffset: offset, typos: typos), entry.key))
             }
         }
         let fetch = limit + extra.count
@@ -212,25 +210,28 @@ public final class LivePrefixIndex: Sendable {
         }
     }
 
-    /// The every-word tier of an added entry for a query of two or more words, and 0; or, for a match with typos,
-    /// its typo tier and the number of typos.
-    static func everyWordTier(of entry: Added, query: PreparedQuery) -> (MatchTier, Int)? {
+    /// How an added entry matches: its tier, where the match starts in its key, and its typos.
+    typealias AddedMatch = (tier: MatchTier, offset: Int, typos: Int)
+
+    /// The every-word match of an added entry for a query of two or more words: without typos, or with them (a typo
+    /// tier and their number).
+    static func everyWordTier(of entry: Added, query: PreparedQuery) -> AddedMatch? {
         guard query.words.count >= 2 else { return nil }
-        if let tier = EveryWord.tier(query: query.normalized, words: query.words, key: entry.key) { return (tier, 0) }
+        if let tier = EveryWord.tier(query: query.normalized, words: query.words, key: entry.key) { return (tier, 0, 0) }
         guard let typos = EveryWord.typos(query: query.normalized, words: query.words, key: entry.key), typos > 0
         else { return nil }
-        return (.typos(typos), typos)
+        return (.typos(typos), 0, typos)
     }
 
-    static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> (MatchTier, Int)? {
+    static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> AddedMatch? {
         let key = entry.key
-        if key == q { return (.exact, 0) }
-        if key.starts(with: partial ? q : whole) { return (.prefix, 0) }
+        if key == q { return (.exact, 0, 0) }
+        if key.starts(with: partial ? q : whole) { return (.prefix, 0, 0) }
         guard infix else { return nil }
         for s in entry.wordStarts {
             let rest = key[s...]
             if partial ? rest.starts(with: q) : (rest.elementsEqual(q) || rest.starts(with: whole)) {
-                return (.wordPrefix, s)
+                return (.wordPrefix, s, 0)
             }
         }
         return nil
