@@ -151,6 +151,22 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         return String(format: "%g", Double(seconds) + Double(attoseconds) / 1e18)
     }
 
+    /// The connection was chosen to make room for a new one (``ConnectionCounter``): unless a whole request head
+    /// came meanwhile (it keeps its place then), it is answered 408 and closed. A client whose request was on its
+    /// way learns why it was closed; an idle one may ignore the answer.
+    func evicted(context: ChannelHandlerContext, _ eviction: ConnectionEviction) {
+        switch phase {
+        case .idle where answeredOne, .busy, .closing:
+            // A kept-alive connection is never chosen; one that proved itself meanwhile keeps its place.
+            return
+        case .idle, .readingHead:
+            refuse(
+                context, .requestTimeout,
+                "closed to make room for a new connection: the server holds its most connections "
+                    + "(\(eviction.maximum)) and this one had not sent a whole request head")
+        }
+    }
+
     // MARK: Requests
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -297,7 +313,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 /// Counts the open connections against a maximum, and keeps the ones that have not sent a whole request yet.
 ///
 /// At the maximum, a new connection takes the place of the oldest connection that has not sent a whole request
-/// head (one that sent nothing, or a slowloris head): that one is closed, the new one admitted. So idle and
+/// head (one that sent nothing, or a slowloris head): that one is answered 408 and closed, the new one admitted. So idle and
 /// slowloris sockets cannot keep new clients out; connections that sent a request (kept-alive ones, WebSockets) keep
 /// their places. When every connection has sent a request, or while evicted ones are still closing (at most
 /// ``evictionSlack`` beyond the maximum), a new connection is refused (503).
@@ -308,7 +324,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 final class ConnectionCounter: Sendable {
     let maximum: Int
     /// How many connections beyond the maximum may be open while evicted ones close.
-    static let evictionSlack = 16
+    let evictionSlack: Int
     private let open = Atomic<Int>(0)
     /// Connections that have not sent a whole request head yet, in their order of arrival.
     private let waiting = Mutex(ArrivalQueue())
@@ -318,9 +334,11 @@ final class ConnectionCounter: Sendable {
     let onEviction: @Sendable () -> Void
 
     init(
-        maximum: Int, onRefusal: @escaping @Sendable () -> Void = {}, onEviction: @escaping @Sendable () -> Void = {}
+        maximum: Int, evictionSlack: Int = 16, onRefusal: @escaping @Sendable () -> Void = {},
+        onEviction: @escaping @Sendable () -> Void = {}
     ) {
         self.maximum = max(1, maximum)
+        self.evictionSlack = max(0, evictionSlack)
         self.onRefusal = onRefusal
         self.onEviction = onEviction
     }
@@ -337,14 +355,16 @@ final class ConnectionCounter: Sendable {
         let count = open.wrappingAdd(1, ordering: .relaxed).newValue
         if count > maximum {
             let evicted =
-                count <= maximum + Self.evictionSlack
+                count <= maximum + evictionSlack
                 ? waiting.withLock { $0.takeOldest() } : nil
             guard let evicted else {
                 onRefusal()
                 return false
             }
             onEviction()
-            evicted.close(promise: nil)
+            // Answered 408 and closed on its own event loop (``ConnectionGate``), so that a request whose bytes
+            // are on their way still gets a status.
+            evicted.pipeline.fireUserInboundEventTriggered(ConnectionEviction(maximum: maximum))
         }
         waiting.withLock { $0.append(channel) }
         return true
@@ -360,6 +380,11 @@ final class ConnectionCounter: Sendable {
         open.wrappingSubtract(1, ordering: .relaxed)
         proven(channel)
     }
+}
+
+/// Told to a connection closed to make room for a new one (``ConnectionCounter``).
+struct ConnectionEviction: Sendable {
+    let maximum: Int
 }
 
 /// Channels in their order of arrival: append, remove any, take the oldest, each O(1) amortized.
@@ -457,6 +482,17 @@ final class ConnectionGate: ChannelInboundHandler, RemovableChannelHandler {
         if counted {
             counted = false
             counter?.closed(context.channel)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let eviction = event as? ConnectionEviction else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        if let (handler, guardContext) = guarded, !handler.removed {
+            handler.evicted(context: guardContext, eviction)
+        } else if !refused {
+            context.close(promise: nil)
         }
     }
 

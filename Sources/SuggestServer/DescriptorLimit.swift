@@ -38,5 +38,13 @@ public enum DescriptorLimit: Sendable {
         guard descriptors < Int.max / 2 else { return 1_000_000 }
         return max(1, descriptors - max(64, descriptors / 10))
     }
+
+    /// How many connections beyond `maximum` may be open while connections closed to make room are still closing:
+    /// a third of the descriptors left beyond the maximum, from 16 to 64 (34 under 1,024 open files with the default
+    /// maximum).
+    public static func evictionSlack(descriptors: Int, maximum: Int) -> Int {
+        guard descriptors < Int.max / 2 else { return 64 }
+        return min(64, max(16, (descriptors - maximum) / 3))
+    }
 }
 #endif

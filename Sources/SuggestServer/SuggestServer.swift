@@ -56,9 +56,12 @@ public final class SuggestServer: Sendable {
         self.sessions = SessionTable(maximum: options.maximumSessions, idleTimeout: options.sessionIdleTimeout)
         let metrics = ServerMetrics(factory: Self.factory(metricsFactory, options.metrics))
         self.metrics = metrics
+        let descriptors = DescriptorLimit.current() ?? 1024
+        let maximumConnections =
+            options.maximumConnections ?? DescriptorLimit.defaultMaximumConnections(descriptors: descriptors)
         self.connections = ConnectionCounter(
-            maximum: options.maximumConnections
-                ?? DescriptorLimit.defaultMaximumConnections(descriptors: DescriptorLimit.current() ?? 1024),
+            maximum: maximumConnections,
+            evictionSlack: DescriptorLimit.evictionSlack(descriptors: descriptors, maximum: maximumConnections),
             onRefusal: { metrics.connectionRefused() }, onEviction: { metrics.connectionEvicted() })
         self.rateLimiter = options.rateLimit.map { RateLimiter(limit: $0) }
         self.logger = logger

@@ -195,20 +195,27 @@ struct LimitsTests {
         slow.send("GET /health HTTP/1.1\r\nHo")
         try await Task.sleep(for: .milliseconds(100))
         // A malformed request on a new connection is read and answered 400 (not refused at the door): the idle
-        // connection, the oldest waiting, makes room, closed without an answer.
+        // connection, the oldest waiting, makes room, answered 408 and closed.
         let malformed = try LoopbackConnection(port: server.port)
         let (bad, _, _) = await malformed.sendReadingToEnd(
             Self.request("GET /suggest?q=a b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
         #expect(bad.status == 400, "\(bad)")
         let (text, closed) = await idle.readToEnd(timeout: 3)
-        #expect(closed && text.isEmpty, "\(text)")
+        #expect(closed, "\(text)")
+        let evicted = RawResponse(parsing: text)
+        #expect(evicted.status == 408, "\(text)")
+        #expect(
+            evicted.error
+                == "closed to make room for a new connection: the server holds its most connections (3) and this "
+                + "one had not sent a whole request head")
+        #expect(evicted.headers["connection"] == "close")
         // Full again with a newer idle connection: the slowloris one, now the oldest waiting, makes room for a
         // well-formed request.
         let newer = try LoopbackConnection(port: server.port)
         try await Task.sleep(for: .milliseconds(100))
         #expect(try await server.get("/health").status == 200)
         let (slowText, slowClosed) = await slow.readToEnd(timeout: 3)
-        #expect(slowClosed && slowText.isEmpty, "\(slowText)")
+        #expect(slowClosed && RawResponse(parsing: slowText).status == 408, "\(slowText)")
         // The kept-alive connection is still served, and the newer one too.
         #expect(await kept.exchange("GET", "/health", port: server.port).status == 200)
         #expect(await newer.exchange("GET", "/health", port: server.port).status == 200)
@@ -230,6 +237,10 @@ struct LimitsTests {
         #expect(DescriptorLimit.defaultMaximumConnections(descriptors: 256) == 192)
         #expect(DescriptorLimit.defaultMaximumConnections(descriptors: 10) == 1)
         #expect(DescriptorLimit.defaultMaximumConnections(descriptors: 1_048_576) == 943_719)
+        // Connections still closing after an eviction: a third of what is left, from 16 to 64.
+        #expect(DescriptorLimit.evictionSlack(descriptors: 1024, maximum: 922) == 34)
+        #expect(DescriptorLimit.evictionSlack(descriptors: 1024, maximum: 1008) == 16)
+        #expect(DescriptorLimit.evictionSlack(descriptors: 1_048_576, maximum: 943_719) == 64)
     }
 }
 #endif
