@@ -27,6 +27,8 @@ reported as one line with its figure and PASS/FAIL against its target.
    handshake), --rate-limit 0: the server's RSS at the start, its peak, and after a settle of --settle seconds
    (default 65: a closed WebSocket's cancelled ping timer frees its memory at its deadline, up to 30 s later, and the
    server's sweep, every 30 s, gives freed memory back to the system); target end within 10 % or 5 MB of the start.
+   With --rounds N the WebSockets are opened and closed N times on the same server, each round's end printed (memory
+   the allocator keeps stays level from round to round; a leak grows); the target is then on the last round's end.
 
 The server's configuration is recent + prefix + fuzzy over the 886k PyPI names (Benchmarks/.data/pypi-names.tsv,
 never committed; --names another path), as Benchmarks/Scripts/serve-load.py uses. All clients run on the same machine
@@ -836,11 +838,21 @@ def run_rss(args):
     names = read_names(args.names, 20000)
     server = Server(args, ["--rate-limit", "0"], label="rss")
     start, peak, after_last, end, failures, elapsed, progression = asyncio.run(rss_run(server, args, names))
+    # More rounds on the same server: memory that the allocator keeps stays level from round to round, a leak grows.
+    if args.rounds > 1:
+        note(f"round 1: peak {peak:.1f} MB, end {end:.1f} MB after {args.settle:.0f} s ({end - start:+.1f} MB on the start)")
+    for round in range(2, args.rounds + 1):
+        _, round_peak, _, round_end, round_failures, _, _ = asyncio.run(rss_run(server, args, names))
+        failures += round_failures
+        note(f"round {round}: {args.websockets} more WebSockets: peak {round_peak:.1f} MB, end {round_end:.1f} MB "
+             f"after {args.settle:.0f} s ({round_end - end:+.1f} MB on the round before)")
+        end = round_end
     seconds, status = server.stop()
     note(f"{args.websockets} WebSockets in batches of {args.batch} in {elapsed:.1f} s ({failures} failed); RSS right "
          f"after the last batch {after_last:.1f} MB; SIGTERM: exit {status}; load average {loadavg()}")
     note("RSS after each 6,000: " + ", ".join(f"{n}: {mb:.0f} MB" for n, mb in progression))
-    report(f"rss: {args.websockets} WebSockets opened and closed",
+    rounds = f" {args.rounds} times" if args.rounds > 1 else ""
+    report(f"rss: {args.websockets} WebSockets opened and closed{rounds}",
            f"start {start:.1f} MB, peak {peak:.1f} MB, end {end:.1f} MB after {args.settle:.0f} s "
            f"({end - start:+.1f} MB, {(end / start - 1) * 100:+.1f} %)",
            "end within 10 % or 5 MB of the start", failures == 0 and end - start <= max(0.10 * start, 5.0))
@@ -875,6 +887,8 @@ def main():
                     help="flood: seconds between the last message written and the close")
     ap.add_argument("--websockets", type=int, default=36_000)
     ap.add_argument("--batch", type=int, default=500)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="rss: open and close --websockets this many times on one server (the target is on the last)")
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                     help="an environment variable for the server (e.g. MALLOC_ARENA_MAX=2); repeatable")
     ap.add_argument("--settle", type=float, default=65)
