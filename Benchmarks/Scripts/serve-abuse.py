@@ -841,10 +841,10 @@ def run_rss(args):
     # More rounds on the same server: memory that the allocator keeps stays level from round to round, a leak grows.
     if args.rounds > 1:
         note(f"round 1: peak {peak:.1f} MB, end {end:.1f} MB after {args.settle:.0f} s ({end - start:+.1f} MB on the start)")
-    for round in range(2, args.rounds + 1):
+    for number in range(2, args.rounds + 1):
         _, round_peak, _, round_end, round_failures, _, _ = asyncio.run(rss_run(server, args, names))
         failures += round_failures
-        note(f"round {round}: {args.websockets} more WebSockets: peak {round_peak:.1f} MB, end {round_end:.1f} MB "
+        note(f"round {number}: {args.websockets} more WebSockets: peak {round_peak:.1f} MB, end {round_end:.1f} MB "
              f"after {args.settle:.0f} s ({round_end - end:+.1f} MB on the round before)")
         end = round_end
     seconds, status = server.stop()

@@ -157,7 +157,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func evicted(context: ChannelHandlerContext, _ eviction: ConnectionEviction) {
         switch phase {
         case .idle where answeredOne, .busy, .closing:
-            // A kept-alive connection is never chosen; one that proved itself meanwhile keeps its place.
+            // Its head came between the choice and this event (it may even be answered already): it keeps its place.
             return
         case .idle, .readingHead:
             refuse(
@@ -313,10 +313,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 /// Counts the open connections against a maximum, and keeps the ones that have not sent a whole request yet.
 ///
 /// At the maximum, a new connection takes the place of the oldest connection that has not sent a whole request
-/// head (one that sent nothing, or a slowloris head): that one is answered 408 and closed, the new one admitted. So idle and
-/// slowloris sockets cannot keep new clients out; connections that sent a request (kept-alive ones, WebSockets) keep
-/// their places. When every connection has sent a request, or while evicted ones are still closing (at most
-/// ``evictionSlack`` beyond the maximum), a new connection is refused (503).
+/// head (one that sent nothing, or a slowloris head): that one is answered 408 and closed, the new one admitted. So
+/// idle and slowloris sockets cannot keep new clients out; connections that sent a request (kept-alive ones,
+/// WebSockets) keep their places. When every connection has sent a request, or while evicted ones are still closing
+/// (at most ``evictionSlack`` beyond the maximum), a new connection is refused (503).
 ///
 /// (Evicting connections that sent nothing before those with a head under way measured worse under attack: slowloris
 /// heads then kept their places until the header timeout, and requests whose client was slow to send its first
