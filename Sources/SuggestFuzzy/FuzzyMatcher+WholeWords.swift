@@ -7,6 +7,10 @@ extension FuzzyMatcher {
     /// the second); then, only if the list is still not full, with a wrong first letter and one more typo (the
     /// costly part: every other first letter's subtree with a typo to spare). Appended in tier `.twoTypos`,
     /// ranked by their typo count after everything above, skipping keys offered already.
+    ///
+    /// Every path of the second walk is held to two typos whatever `budget` is (a wrong first letter and one
+    /// more), so it walks with a budget of two: the same nodes and hits as with three, rows of a narrower band, and
+    /// it narrows from the previous keystroke's when the budget grows from two to three.
     mutating func wholeWords(
         _ scalars: [UInt32], budget: Int, queryWords: Int, previous: FuzzyState?,
         pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ filter: PositionFilter
@@ -26,8 +30,10 @@ extension FuzzyMatcher {
         profile?.end(.wholeWords, work: rightFirst.visited)
         guard forgive, candidates.count - before < limit else { return }
         var wrong = wholeWordWalk(
-            scalars, budget: budget, wrongPrefixTypos: 2, onlyWrongPrefix: true, firstSwap: true,
-            previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wrongPrefixHits) })
+            scalars, budget: Self.wrongPrefixWholeWordTypos, wrongPrefixTypos: Self.wrongPrefixWholeWordTypos,
+            onlyWrongPrefix: true, firstSwap: true,
+            previous: previous.map { ($0.wrongPrefixScalars, $0.wrongPrefixHits) })
+        state?.wrongPrefixScalars = scalars
         state?.wrongPrefixHits = wrong.cut ? nil : FuzzyScratch.copy(wrong.hits)
         // A wrong first letter as the only typo was offered in step 2b already.
         appendWholeWords(wrong.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
@@ -35,6 +41,10 @@ extension FuzzyMatcher {
         scratch.walk = wrong.takeBuffers()
         profile?.end(.wholeWordsWrongFirst, work: wrong.visited)
     }
+
+    /// The typos a whole word with a wrong first letter may have beyond the completion budget: the first letter and
+    /// one more.
+    static let wrongPrefixWholeWordTypos = 2
 
     /// A prefix-mode walk, below the previous keystroke's hits when it extends that query, in the scratch's walk
     /// buffers (the caller gives them back with `TypoSearch/takeBuffers()`). Its hits are incomplete when it is

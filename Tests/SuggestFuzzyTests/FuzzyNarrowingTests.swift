@@ -82,4 +82,43 @@ struct FuzzyNarrowingTests {
         // A text that shares no kept prefix narrows from nothing.
         #expect(FuzzyState.base(for: [0x7A], previous: pyhto) == nil)
     }
+
+    @Test func wholeWordsWithAWrongFirstLetterNarrowWhenTheBudgetGrowsToThree() throws {
+        // "uestions": no entry starts with it, so whole words two and then three typos away are looked for (three
+        // from 8 letters), and the walk with a wrong first letter ("questions") holds every path to two typos
+        // whatever that budget: at 8 letters it narrows from the 7-letter keystroke's hits.
+        let dictionary = WeightedDictionary(entries: [
+            ("question", 50, nil), ("questions", 40, nil), ("quest", 30, nil), ("questionable", 20, nil),
+            ("bastion", 10, nil), ("suggestions", 10, nil), ("destination", 10, nil), ("gestation", 5, nil),
+            ("estimation", 5, nil), ("ration", 5, nil),
+        ])
+        var options = FuzzyOptions()
+        options.profile = true
+        let provider = try FuzzyProvider(index: FuzzyIndex(dictionary), options: options)
+        func answer(_ text: String, previous: (any Sendable)?) throws -> ProviderOutput {
+            var output = ProviderOutput()
+            let query = PreparedQuery(SearchQuery(text: text))
+            try provider.suggest(SuggestionRequest(query: query, limit: 10, previousState: previous), into: &output)
+            return output
+        }
+        func wrongFirstNodes(_ output: ProviderOutput) throws -> Int {
+            let note = try #require(output.notes.first { $0.hasPrefix("steps: ") })
+            let nodes = try #require(note.firstMatch(of: /whole-words-wrong-first [0-9.]+ µs ([0-9]+) nodes/))
+            return Int(nodes.1) ?? -1
+        }
+        var previous: (any Sendable)? = nil
+        var typed: ProviderOutput? = nil
+        for text in ["u", "ue", "ues", "uest", "uesti", "uestio", "uestion", "uestions"] {
+            let output = try answer(text, previous: previous)
+            let cold = try answer(text, previous: nil)
+            #expect(output.candidates == cold.candidates, "\(text)")
+            previous = output.state
+            typed = output
+        }
+        let cold = try answer("uestions", previous: nil)
+        #expect(cold.candidates.contains { $0.title == "questions" && $0.typos == 1 })
+        let narrowed = try wrongFirstNodes(try #require(typed))
+        #expect(narrowed > 0)
+        #expect(narrowed < (try wrongFirstNodes(cold)))
+    }
 }
