@@ -3,17 +3,18 @@ import Testing
 
 /// The engine's log in the `suggest` tool: on standard error, at `SUGGEST_LOG_LEVEL` (default `warning`).
 struct LoggingCLITests {
-    func configuration() throws -> String {
+    /// Runs `suggest query --config FILE abcdef` on a configuration written to a temporary file, removed afterwards.
+    func query(environment: [String: String] = [:]) throws -> CLIRunner.Output {
         let path = NSTemporaryDirectory() + "suggest-logging-" + UUID().uuidString + ".suggest.json"
         try #"{"version": 1, "maxQueryLength": 2, "providers": [{"type": "static", "items": [{"title": "ab"}]}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try ProgressLineTests.run(
+            CLIRunner.executable.path, ["query", "--config", path, "abcdef"], environment: environment)
     }
 
     @Test func aNoticeIsLoggedToStandardErrorWhenTheLevelAsksForIt() throws {
-        let output = try ProgressLineTests.run(
-            CLIRunner.executable.path, ["query", "--config", try configuration(), "abcdef"],
-            environment: ["SUGGEST_LOG_LEVEL": "notice"])
+        let output = try query(environment: ["SUGGEST_LOG_LEVEL": "notice"])
         #expect(output.status == 0)
         #expect(output.stderr.contains("notice"))
         #expect(output.stderr.contains("query truncated: query text truncated from 6 to 2 UTF-8 bytes"))
@@ -22,8 +23,7 @@ struct LoggingCLITests {
     }
 
     @Test func byDefaultOnlyWarningsAreLogged() throws {
-        let output = try ProgressLineTests.run(
-            CLIRunner.executable.path, ["query", "--config", try configuration(), "abcdef"])
+        let output = try query()
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty)
     }
