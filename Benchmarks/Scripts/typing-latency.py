@@ -2,12 +2,12 @@
 """Per-keystroke latency of typing sessions through `suggest batch`, and where the slow keystrokes spent their time.
 
 Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessions GLOB] [--slow MICROS]
-           [--provider-extra JSON] [--runs K] [--examples K] [--plain]
+           [--provider-extra JSON] [--fuzzy-extra JSON] [--runs K] [--examples K] [--plain]
   Sessions: the files Benchmarks/Scripts/typing_sessions.py writes (Benchmarks/.data/sessions/*.jsonl; made first
   when missing). Each file is typed by one `suggest batch --diagnostics` process with the configuration
   `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},
   {"type":"fuzzy","dictionary":D,"profile":true}]}` (D: the file's dictionary; `--provider-extra` is merged into
-  the prefix and fuzzy entries), so that recent searches fill up as the sessions submit.
+  the prefix and fuzzy entries, `--fuzzy-extra` into the fuzzy entry only), so that recent searches fill up as the sessions submit.
 
 For each workload: keystrokes, p50 / p90 / p99 / p99.9 / max of the engine's `micros` (nearest rank), the share of
 keystrokes over `--slow` (default 500 µs), and for those slow keystrokes the time by provider and, inside the fuzzy
@@ -38,9 +38,10 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[index]
 
 
-def configuration(dictionary: str, extra: dict, profile: bool) -> str:
+def configuration(dictionary: str, extra: dict, fuzzy_extra: dict, profile: bool) -> str:
     prefix = {"type": "prefix", "dictionary": dictionary, **extra}
-    fuzzy = {"type": "fuzzy", "dictionary": dictionary, **({"profile": True} if profile else {}), **extra}
+    fuzzy = {"type": "fuzzy", "dictionary": dictionary, **({"profile": True} if profile else {}), **extra,
+             **fuzzy_extra}
     config = {"version": 1, "limit": 10, "providers": [{"type": "recent"}, prefix, fuzzy]}
     handle, path = tempfile.mkstemp(suffix=".suggest.json", dir=DATA)
     with os.fdopen(handle, "w") as f:
@@ -108,6 +109,7 @@ def main() -> None:
     parser.add_argument("--sessions", default=os.path.join(DATA, "sessions", "*.jsonl"))
     parser.add_argument("--slow", type=float, default=500)
     parser.add_argument("--provider-extra", default="{}")
+    parser.add_argument("--fuzzy-extra", default="{}")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--examples", type=int, default=5)
     parser.add_argument("--plain", action="store_true",
@@ -119,9 +121,10 @@ def main() -> None:
                        stdout=subprocess.DEVNULL)
         files = sorted(glob.glob(args.sessions))
     extra = json.loads(args.provider_extra)
+    fuzzy_extra = json.loads(args.fuzzy_extra)
     configs = {
-        "words": configuration(os.path.join(DATA, "words-200k.tsv"), extra, not args.plain),
-        "pypi": configuration(os.path.join(DATA, "pypi-names.tsv"), extra, not args.plain),
+        "words": configuration(os.path.join(DATA, "words-200k.tsv"), extra, fuzzy_extra, not args.plain),
+        "pypi": configuration(os.path.join(DATA, "pypi-names.tsv"), extra, fuzzy_extra, not args.plain),
     }
     header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
     if args.runs > 1:
