@@ -68,10 +68,10 @@ struct FuzzyMatcher {
     /// One keystroke, in steps: (1) the typo walk — below the previous keystroke's hits when this one extends it —
     /// or, when the prefix matches fill the list, the plain prefix range; (2) the exact, prefix and typo tiers, each
     /// its own top `limit` by weight; (2b) whole words with a wrong first letter; (3) abbreviations; (4) whole words
-    /// beyond the completion budget. Its candidates go to ``candidates``, what the next keystroke narrows from to
-    /// ``state``. (The steps stay in one function: split into functions passing the walk's closures and ranges on,
-    /// typing slowed by a quarter at p90.) Works in ``scratch``: the arrays it needs are taken out of it and put
-    /// back at the end.
+    /// beyond the completion budget; (5) every-word matches of a query of several words. Its candidates go to
+    /// ``candidates``, what the next keystroke narrows from to ``state``. (The steps up to (4) stay in one function:
+    /// split into functions passing the walk's closures and ranges on, typing slowed by a quarter at p90.) Works in
+    /// ``scratch``: the arrays it needs are taken out of it and put back at the end.
     mutating func run(query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyState?) {
         // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
         var trimmed = Array.take(&scratch.trimmed)
@@ -363,6 +363,10 @@ struct FuzzyMatcher {
                 scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
                 pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, filter)
         }
+
+        // 5. Every-word matches of a query of several words.
+        everyWordMatches(query, limit: limit)
+        profile?.end(.everyWord)
     }
 
     /// The main typo walk (step 1) with `exactPrefix` leading scalars kept exact, below the previous keystroke's hits

@@ -18,6 +18,8 @@ struct FuzzyProfile {
         case wholeWords
         /// Whole words beyond the completion budget with a wrong first letter.
         case wholeWordsWrongFirst
+        /// The prefix index's every-word matches of a query of several words.
+        case everyWord
 
         var label: String {
             switch self {
@@ -27,6 +29,7 @@ struct FuzzyProfile {
             case .abbreviations: "abbreviations"
             case .wholeWords: "whole-words"
             case .wholeWordsWrongFirst: "whole-words-wrong-first"
+            case .everyWord: "every-word"
             }
         }
 
@@ -35,7 +38,7 @@ struct FuzzyProfile {
             switch self {
             case .walk, .wrongFirst, .wholeWords, .wholeWordsWrongFirst: "nodes"
             case .abbreviations: "keys"
-            case .tiers: nil
+            case .tiers, .everyWord: nil
             }
         }
     }

@@ -20,12 +20,15 @@ public struct FuzzyProvider: ConfigurableProvider {
     public struct Configuration: Decodable, Sendable {
         public var dictionary: DictionarySource
         public var options: FuzzyOptions
+        /// Whether the entry sets `everyWord` itself (otherwise its default depends on the other providers: see
+        /// ``FuzzyOptions/everyWord``).
+        public var setsEveryWord: Bool
 
         private enum CodingKeys: String, CodingKey {
             case dictionary, minLengthOneTypo, minLengthTwoTypos, minLengthTwoTyposWholeWord
             case minLengthThreeTyposWholeWord, maxTypos
             case transpositions, exactPrefixLength, forgiveWrongPrefix
-            case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase
+            case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase, everyWord
             case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, weighTypoKinds, spellingGuard
             case maxWalkNodes, maxAbbreviationChecks, typoThreshold, profile
         }
@@ -33,6 +36,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         public init(dictionary: DictionarySource, options: FuzzyOptions = FuzzyOptions()) {
             self.dictionary = dictionary
             self.options = options
+            setsEveryWord = true
         }
 
         public init(from decoder: any Decoder) throws {
@@ -53,6 +57,9 @@ public struct FuzzyProvider: ConfigurableProvider {
                 try c.decodeIfPresent(Bool.self, forKey: .forgiveWrongPrefix) ?? d.forgiveWrongPrefix
             o.prefixMatches = try c.decodeIfPresent(Bool.self, forKey: .prefixMatches) ?? d.prefixMatches
             o.subsequence = try c.decodeIfPresent(Bool.self, forKey: .subsequence) ?? d.subsequence
+            let everyWord = try c.decodeIfPresent(Bool.self, forKey: .everyWord)
+            o.everyWord = everyWord ?? d.everyWord
+            setsEveryWord = everyWord != nil
             o.subsequenceMinLength =
                 try c.decodeIfPresent(Int.self, forKey: .subsequenceMinLength) ?? d.subsequenceMinLength
             o.subsequenceMaxLength =
@@ -116,7 +123,20 @@ public struct FuzzyProvider: ConfigurableProvider {
             PrefixIndex.fingerprinted(dictionary: try context.dictionary(source), path: path, lenient: source.lenient)
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
-        try self.init(id: context.id, index: index, options: configuration.options)
+        var options = configuration.options
+        if !configuration.setsEveryWord
+            && context.hasOtherEntry(type: "prefix", dictionary: source.path, where: Self.offersEveryWord)
+        {
+            // The prefix provider offers the same every-word matches: searching for them twice would cost each
+            // keystroke of several words the index's every-word search again.
+            options.everyWord = false
+        }
+        try self.init(id: context.id, index: index, options: options)
+    }
+
+    /// Whether a prefix provider's entry has every-word matching on (`everyWord` and `infix`, both on by default).
+    static func offersEveryWord(_ entry: JSONObject) -> Bool {
+        entry["everyWord"] != .bool(false) && entry["infix"] != .bool(false)
     }
 
     /// The first option out of range: its key and what is wrong.

@@ -1,4 +1,5 @@
 import SuggestCore
+import SuggestIndex
 import Synchronization
 
 /// The memory a keystroke of ``FuzzyProvider`` reuses: the query's key, the typo walks' arrays, the disjoint pieces,
@@ -82,6 +83,10 @@ struct FuzzyScratch: Sendable {
     var runs: [Range<Int>] = []
     /// The rows that weigh a correction's edits.
     var typoCost = TypoCost()
+    /// The prefix index's search buffers for every-word matches (made at the first query of several words), and
+    /// their matched ranges' arrays.
+    var everyWordBuffer: PrefixIndex.SearchBuffer? = nil
+    var everyWordRanges = MatchedRanges()
 
     /// `array`'s contents in a new array of their own (empty: none), so that the state a keystroke keeps does not
     /// share memory with the scratch.

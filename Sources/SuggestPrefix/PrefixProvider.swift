@@ -153,149 +153,26 @@ public final class PrefixProvider: ConfigurableProvider {
         var queryLength = request.query.words.count - 1
         for word in request.query.words { queryLength += word.count }
         for match in scratch.matches {
-            if match.tier == .wordsInOrder || match.tier == .wordsAnyOrder || match.typos > 0 {
-                output.append(
-                    SuggestionCandidate(
-                        title: match.text,
-                        matchedRanges: Self.everyWordRanges(
-                            request.query, in: match.text, typos: match.typos > 0, scratch: &scratch),
-                        tier: match.tier, typos: match.typos, popularity: match.weight))
-                continue
-            }
-            // Matched ranges only for the returned results: a direct walk for ASCII titles, the engine's
-            // standard matcher (which maps folded bytes back to the original) otherwise.
             let ranges =
-                IndexKey.originalRanges(
-                    ofASCII: match.text, keyRange: match.keyOffset..<(match.keyOffset + queryLength),
-                    into: &scratch.ranges)
-                ? scratch.issueRanges()
-                : TextMatcher.match(request.query, in: NormalizedText(match.text))?.1 ?? []
+                match.tier == .wordsInOrder || match.tier == .wordsAnyOrder || match.typos > 0
+                ? scratch.ranges.everyWord(request.query, in: match.text, typos: match.typos > 0)
+                : scratch.ranges.match(
+                    request.query, in: match.text, keyOffset: match.keyOffset, keyLength: queryLength)
             output.append(
                 SuggestionCandidate(
-                    title: match.text,
-                    matchedRanges: ranges,
-                    tier: match.tier,
-                    popularity: match.weight
-                )
-            )
+                    title: match.text, matchedRanges: ranges, tier: match.tier, typos: match.typos,
+                    popularity: match.weight))
         }
     }
 
-    /// The UTF-8 ranges of `title` that the query's words start (one per word, sorted), for an every-word match (with
-    /// `typos`, one whose words may have typos: each range is the part of the title's word a query word matched), in
-    /// `scratch`'s arrays: an ASCII title is folded byte for byte (its offsets are the folded ones), so that only the
-    /// returned array is new, and not even that when it equals one handed out lately.
-    static func everyWordRanges(
-        _ query: PreparedQuery, in title: String, typos: Bool = false, scratch: inout Scratch
-    ) -> [Range<Int>] {
-        // The words of the folded title joined by single spaces, and where each starts in the folded bytes.
-        scratch.key.removeAll(keepingCapacity: true)
-        scratch.folded.removeAll(keepingCapacity: true)
-        @inline(__always) func add(_ b: UInt8, at i: Int, inWord: inout Bool) {
-            if TextNormalizer.isSeparator(b) {
-                inWord = false
-                return
-            }
-            if !inWord && !scratch.key.isEmpty {
-                scratch.key.append(0x20)
-                scratch.folded.append(-1)
-            }
-            inWord = true
-            scratch.key.append(b)
-            scratch.folded.append(i)
-        }
-        var copy = title
-        let isASCII = copy.withUTF8 { bytes in
-            var inWord = false
-            for (i, b) in bytes.enumerated() {
-                if b >= 0x80 { return false }
-                add(IndexKey.asciiFold(b), at: i, inWord: &inWord)
-            }
-            return true
-        }
-        var text: NormalizedText? = nil
-        if !isASCII {
-            let normalized = NormalizedText(title)
-            scratch.key.removeAll(keepingCapacity: true)
-            scratch.folded.removeAll(keepingCapacity: true)
-            var inWord = false
-            for (i, b) in normalized.bytes.enumerated() { add(b, at: i, inWord: &inWord) }
-            text = normalized
-        }
-        scratch.starts.removeAll(keepingCapacity: true)
-        scratch.starts.append(contentsOf: repeatElement(-1, count: query.words.count))
-        scratch.lengths.removeAll(keepingCapacity: true)
-        for word in query.words { scratch.lengths.append(word.count) }
-        let key = scratch.key
-        let matched = scratch.starts.withUnsafeMutableBufferPointer { starts in
-            scratch.lengths.withUnsafeMutableBufferPointer { lengths in
-                typos
-                    ? EveryWord.typos(
-                        query: query.normalized, words: query.words, key: key, starts: starts.baseAddress,
-                        lengths: lengths.baseAddress) != nil
-                    : EveryWord.tier(query: query.normalized, words: query.words, key: key, starts: starts.baseAddress)
-                        != nil
-            }
-        }
-        guard matched else { return [] }
-        scratch.ranges.removeAll(keepingCapacity: true)
-        let folded = scratch.folded
-        for (w, start) in scratch.starts.enumerated() where start >= 0 {
-            let length = scratch.lengths[w]
-            guard length > 0 else { continue }
-            guard start + length <= folded.count, folded[start] >= 0, folded[start + length - 1] >= 0 else { continue }
-            let range = folded[start]..<(folded[start + length - 1] + 1)
-            let original = text?.originalRange(of: range) ?? range
-            // Sorted by start as they come (a query has a few words).
-            var slot = scratch.ranges.count
-            scratch.ranges.append(original)
-            while slot > 0 && scratch.ranges[slot - 1].lowerBound > original.lowerBound {
-                scratch.ranges[slot] = scratch.ranges[slot - 1]
-                slot -= 1
-            }
-            scratch.ranges[slot] = original
-        }
-        return scratch.issueRanges()
-    }
-
-    /// What a keystroke reuses: the index search's buffers, the matches, and the matched-range arrays handed out
-    /// before (prefix matches of one query all have the same ranges, and typing repeats them).
+    /// What a keystroke reuses: the index search's buffers, the matches, and the matched ranges' arrays.
     struct Scratch: Sendable {
         var buffer: PrefixIndex.SearchBuffer
         var matches: [LivePrefixIndex.Match] = []
-        /// The ranges being computed.
-        var ranges: [Range<Int>] = []
-        /// An every-word match's folded title (words joined by single spaces), where each of its bytes is in the
-        /// folded title (-1 for the joining spaces), and where each query word starts in it.
-        var key: [UInt8] = []
-        var folded: [Int] = []
-        var starts: [Int] = []
-        /// The length of the part of its title word each query word matched.
-        var lengths: [Int] = []
-        /// Range arrays given to candidates, shared by every later candidate with equal ranges.
-        var issued: [[Range<Int>]] = []
-        var nextIssued = 0
-
-        /// How many range arrays are kept for sharing.
-        static let issuedLimit = 16
+        var ranges = MatchedRanges()
 
         init(capacity: Int) {
             buffer = PrefixIndex.SearchBuffer(capacity: capacity)
-        }
-
-        /// An array equal to ``ranges``: one handed out before, or a new one (then kept for sharing).
-        mutating func issueRanges() -> [Range<Int>] {
-            guard !ranges.isEmpty else { return [] }
-            if ranges.count == 1 { return SharedRanges.one(ranges[0]) }
-            for array in issued where array == ranges { return array }
-            let fresh = SharedRanges.array(ranges)
-            if issued.count < Self.issuedLimit {
-                issued.append(fresh)
-            } else {
-                issued[nextIssued] = fresh
-                nextIssued = (nextIssued + 1) % Self.issuedLimit
-            }
-            return fresh
         }
     }
 

@@ -15,7 +15,9 @@ struct FuzzyProfileTests {
         let provider = Fixture.provider { $0.profile = true }
         let output = try answer(provider, "pyhton")
         let note = try #require(output.notes.first { $0.hasPrefix("steps: ") })
-        for step in ["walk", "tiers", "wrong-first", "abbreviations", "whole-words", "whole-words-wrong-first"] {
+        for step in [
+            "walk", "tiers", "wrong-first", "abbreviations", "whole-words", "whole-words-wrong-first", "every-word",
+        ] {
             #expect(note.contains("\(step) "), "missing \(step) in \(note)")
         }
         // A misspelling with no entry starting with it walks the trie: the walk's node count is not zero.

@@ -180,7 +180,9 @@ extension EngineConfiguration {
             case .array(let entries)?:
                 var ids: Set<String> = []
                 for (index, entry) in entries.enumerated() {
-                    if let slot = readProvider(entry, index: index, ids: &ids) { slots.append(slot) }
+                    var others = entries
+                    others.remove(at: index)
+                    if let slot = readProvider(entry, index: index, others: others, ids: &ids) { slots.append(slot) }
                 }
             case let other?:
                 fail(.at("providers", "expected an array of provider objects, found \(other.kindDescription)"))
@@ -319,7 +321,9 @@ extension EngineConfiguration {
             options.synonyms = Synonyms(rules: builder.rules())
         }
 
-        mutating func readProvider(_ entry: JSONValue, index: Int, ids: inout Set<String>) -> ProviderSlot? {
+        mutating func readProvider(
+            _ entry: JSONValue, index: Int, others: [JSONValue] = [], ids: inout Set<String>
+        ) -> ProviderSlot? {
             let path = "providers[\(index)]"
             guard case .object(let object) = entry else {
                 fail(.at(path, "expected a provider object, found \(entry.kindDescription)"))
@@ -377,7 +381,8 @@ extension EngineConfiguration {
             let decoder = JSONValueDecoder(pathPrefix: pathKeys)
             decoder.open(object, at: pathKeys)
             decoder.markKnown(EngineConfiguration.commonProviderKeys, at: pathKeys)
-            let context = ProviderContext(id: id, baseDirectory: baseDirectory, path: path, cache: cache)
+            let context = ProviderContext(
+                id: id, baseDirectory: baseDirectory, path: path, cache: cache, otherEntries: others)
             do {
                 let provider = try registered.factory(entry, decoder, context)
                 for error in decoder.unknownKeys() { fail(error) }

@@ -43,12 +43,38 @@ public struct ProviderContext: Sendable {
     public var path: String
     /// Dictionaries and derived indexes shared by the providers of one configuration.
     public var cache: DictionaryCache
+    /// The configuration's other provider entries, as written (for a provider whose default depends on what its
+    /// siblings already offer).
+    public var otherEntries: [JSONValue]
 
-    public init(id: String, baseDirectory: String, path: String = "", cache: DictionaryCache = DictionaryCache()) {
+    public init(
+        id: String, baseDirectory: String, path: String = "", cache: DictionaryCache = DictionaryCache(),
+        otherEntries: [JSONValue] = []
+    ) {
         self.id = id
         self.baseDirectory = baseDirectory
         self.path = path
         self.cache = cache
+        self.otherEntries = otherEntries
+    }
+
+    /// Whether another entry has `"type": type` and a `"dictionary"` (a path, or an object with `"path"`) that names
+    /// the same file as `dictionaryPath` (both resolved against ``baseDirectory``), and passes `matches`.
+    public func hasOtherEntry(
+        type: String, dictionary dictionaryPath: String, where matches: (JSONObject) -> Bool = { _ in true }
+    ) -> Bool {
+        let target = resolve(dictionaryPath)
+        for entry in otherEntries {
+            guard case .object(let object) = entry, object["type"]?.stringValue == type else { continue }
+            let path: String?
+            switch object["dictionary"] {
+            case .string(let s)?: path = s
+            case .object(let source)?: path = source["path"]?.stringValue
+            default: path = nil
+            }
+            if let path, resolve(path) == target, matches(object) { return true }
+        }
+        return false
     }
 
     /// `path` resolved against ``baseDirectory`` unless it is absolute.

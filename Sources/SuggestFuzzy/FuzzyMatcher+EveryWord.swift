@@ -1,0 +1,39 @@
+import SuggestCore
+import SuggestIndex
+
+extension FuzzyMatcher {
+    /// For a query of several words (``FuzzyOptions/everyWord``): the prefix index's matches beyond the exact and
+    /// prefix ones, which the steps before offer already — at an inner word start, every word in order or in any
+    /// order, and with typos in some words — each group most popular first, `limit` in all; an entry offered above
+    /// in a lower tier moves up instead of being offered twice. The index looks for
+    /// every-word matches only while the matches before them fill less than half of the list (see
+    /// `PrefixIndex.search(_:limit:infix:everyWord:into:)`), from its sorted word starts.
+    mutating func everyWordMatches(_ query: PreparedQuery, limit: Int) {
+        guard options.everyWord, query.words.count > 1 else { return }
+        var buffer = scratch.everyWordBuffer ?? PrefixIndex.SearchBuffer(capacity: limit)
+        scratch.everyWordBuffer = nil
+        index.prefixIndex.search(query, limit: limit, infix: true, everyWord: true, into: &buffer)
+        // The query's canonical key length: words joined by one space.
+        var keyLength = query.words.count - 1
+        for word in query.words { keyLength += word.count }
+        let dictionary = index.dictionary
+        let offered = candidates.count
+        for hit in buffer.hits where hit.tier != .exact && hit.tier != .prefix {
+            let entry = Int(hit.entry)
+            // A title shown lately is the same `String` (the dictionary's cache), not a new one.
+            let title = dictionary.title(at: entry)
+            // An entry a step above offered already: kept once, in the better tier.
+            let earlier = candidates[0..<offered].firstIndex { $0.title == title }
+            if let earlier, candidates[earlier].tier <= hit.tier { continue }
+            let ranges =
+                hit.tier == .wordPrefix && hit.typos == 0
+                ? scratch.everyWordRanges.match(query, in: title, keyOffset: Int(hit.keyOffset), keyLength: keyLength)
+                : scratch.everyWordRanges.everyWord(query, in: title, typos: hit.typos > 0)
+            let match = SuggestionCandidate(
+                title: title, matchedRanges: ranges, tier: hit.tier, typos: Int(hit.typos),
+                popularity: dictionary.weight(at: entry))
+            if let earlier { candidates[earlier] = match } else { candidates.append(match) }
+        }
+        scratch.everyWordBuffer = buffer
+    }
+}
