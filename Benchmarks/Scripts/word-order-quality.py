@@ -2,13 +2,13 @@
 """Recall when people type the words of a name in another order, or only the first letters of each word.
 
 Usage: python3 Benchmarks/Scripts/word-order-quality.py --bin PATH/suggest [--n 2000] [--seed 1] [--letters 3]
-           [--provider-extra JSON]
+           [--provider-extra JSON] [--fuzzy-alone]
   Data: Benchmarks/.data/pypi-names.tsv and Benchmarks/.data/words-200k.tsv (made by quality-report.sh).
 
 For each list, N targets are drawn by weight (with a fixed seed) among the entries of two or more words (words: split
 at separators, as the index does; the word list has almost none, so it is reported for what it has). Two sessions per
 target, each typed letter by letter through one `suggest batch` process with recent + prefix + fuzzy (limit 10, the
-quality report's configuration; nothing is submitted):
+quality report's configuration; with `--fuzzy-alone`, the fuzzy provider alone; nothing is submitted):
   - out of order: the target's words in another order (a fixed random permutation that is not the identity), joined
     by spaces: `django-rest-framework` → `framework django rest`;
   - first letters: the first `--letters` letters of each word, in order, joined by spaces: `dja res fra`;
@@ -96,11 +96,12 @@ def sessions(targets: list[str], letters: int, rng: random.Random, seed: int) ->
     return {"out of order": out_of_order, "first letters": first_letters, "out of order, one typo": misspelt}
 
 
-def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]]) -> tuple[float, float, int]:
-    config = {"version": 1, "limit": 10, "providers": [
-        {"type": "recent"},
-        {"type": "prefix", "dictionary": dictionary, **extra},
-        {"type": "fuzzy", "dictionary": dictionary, **extra}]}
+def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]],
+        fuzzy_alone: bool = False) -> tuple[float, float, int]:
+    fuzzy = {"type": "fuzzy", "dictionary": dictionary, **extra}
+    providers = [fuzzy] if fuzzy_alone else [
+        {"type": "recent"}, {"type": "prefix", "dictionary": dictionary, **extra}, fuzzy]
+    config = {"version": 1, "limit": 10, "providers": providers}
     handle, path = tempfile.mkstemp(suffix=".suggest.json", dir=DATA)
     with os.fdopen(handle, "w") as f:
         json.dump(config, f)
@@ -140,6 +141,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--letters", type=int, default=3)
     parser.add_argument("--provider-extra", default="{}")
+    parser.add_argument("--fuzzy-alone", action="store_true", help="the fuzzy provider alone")
     args = parser.parse_args()
     extra = json.loads(args.provider_extra)
     print("| list | sessions | targets | keystrokes | recall@5 before the last letter | recall@5 by the last letter |")
@@ -153,7 +155,7 @@ def main() -> None:
         rng = random.Random(args.seed)
         targets = draw(names, weights, args.n, rng)
         for kind, pairs in sessions(targets, args.letters, rng, args.seed).items():
-            before, by_end, keystrokes = run(args.bin, path, extra, pairs)
+            before, by_end, keystrokes = run(args.bin, path, extra, pairs, args.fuzzy_alone)
             print(f"| {label} | {kind} | {len(pairs):,} | {keystrokes:,} | {before:.3f} | {by_end:.3f} |")
 
 
