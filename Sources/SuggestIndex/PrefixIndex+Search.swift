@@ -317,17 +317,19 @@ extension PrefixIndex {
         let need = limit - hits.count
         found.removeAll(keepingCapacity: true)
         let ranks = prefixRanks.values
-        var typoMatches = 0
-        // Entries checked for typos in this run: at most `Self.typoPatience`, the most popular that did not match
-        // without typos.
-        var typoChecks = 0
+        // Entries checked for typos in a run: at most `Self.typoPatience`, the most popular that did not match
+        // without typos (`counts.checks` below).
         // Typos only when the words as typed found nothing (what an entry starts with is being typed, not misspelt).
         let typos = hits.isEmpty
         guard exactPossible || typos else { return }
+        // Read by `check` as a constant (a `var` a nested function captures gets a heap box).
+        let exact = exactPossible
         // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the order:
         // 0 in order, 1 in any order, 1 + typos with typos. A typo match is kept but not counted as found: the
-        // entries looked at, and the matches without typos, are the same as without them.
-        func check(_ sorted: Int) -> Bool {
+        // entries looked at, and the matches without typos, are the same as without them. Its counters are
+        // `counts` (typo matches, entries checked for typos), reached through a pointer so that they are not
+        // boxed on the heap.
+        func check(_ sorted: Int, _ counts: UnsafeMutablePointer<(matches: Int, checks: Int)>) -> Bool {
             guard offered(sorted) else { return false }
             let entry = order[sorted]
             for h in hits where h.entry == entry || (hasTwin(sorted) && sameKey(Int(h.sortedPosition), sorted)) {
@@ -337,40 +339,48 @@ extension PrefixIndex {
                 return false
             }
             let key = keyBytes[Int(keyOffsets[sorted])..<Int(keyOffsets[sorted + 1])]
-            if exactPossible, let tier = EveryWord.tier(query: q, words: words, key: key) {
+            if exact, let tier = EveryWord.tier(query: q, words: words, key: key) {
                 found.append(
                     HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: tier == .wordsInOrder ? 0 : 1, hi: 0))
                 return true
             }
-            guard typos && typoMatches < need && typoChecks < Self.typoPatience else { return false }
-            typoChecks += 1
+            guard typos && counts.pointee.matches < need && counts.pointee.checks < Self.typoPatience else {
+                return false
+            }
+            counts.pointee.checks += 1
             if let count = EveryWord.typos(query: q, words: words, key: key) {
                 found.append(HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: UInt32(1 + count), hi: 0))
-                typoMatches += 1
+                counts.pointee.matches += 1
             }
             return false
         }
         // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run
         // (`Self.typoPatience` when only typo matches are possible).
         let patience =
-            !exactPossible ? Self.typoPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
-        _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
-        typoChecks = 0
-        _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
-            check(Int(infixPositions[$0]))
-        }
-        // Nothing without typos: the first anchor may be the misspelt word (when long enough to take a typo); look
-        // through the second one too.
-        if typos && found.count < need && typoMatches == found.count && second.size < Int.max
-            && EveryWord.typoBudget(forLength: anchor.length) > 0
-        {
-            typoMatches = 0
-            typoChecks = 0
-            let patience = Self.typoPatience
-            _ = topK(prefixRanks, second.prefix, nil, need: need, patience: patience, heap: &heap) { check($0) }
-            typoChecks = 0
-            _ = topK(infixRanks, second.infix, nil, need: need, patience: patience, heap: &heap) {
-                check(Int(infixPositions[$0]))
+            !exact ? Self.typoPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
+        var counts = (matches: 0, checks: 0)
+        withUnsafeMutablePointer(to: &counts) { counts in
+            _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) {
+                check($0, counts)
+            }
+            counts.pointee.checks = 0
+            _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
+                check(Int(infixPositions[$0]), counts)
+            }
+            // Nothing without typos: the first anchor may be the misspelt word (when long enough to take a typo);
+            // look through the second one too.
+            if typos && found.count < need && counts.pointee.matches == found.count && second.size < Int.max
+                && EveryWord.typoBudget(forLength: anchor.length) > 0
+            {
+                counts.pointee = (0, 0)
+                let patience = Self.typoPatience
+                _ = topK(prefixRanks, second.prefix, nil, need: need, patience: patience, heap: &heap) {
+                    check($0, counts)
+                }
+                counts.pointee.checks = 0
+                _ = topK(infixRanks, second.infix, nil, need: need, patience: patience, heap: &heap) {
+                    check(Int(infixPositions[$0]), counts)
+                }
             }
         }
         // In order first, then by popularity.
