@@ -147,9 +147,27 @@ extension FuzzyMatcher {
                         let to = min(from &+ block, range.upperBound)
                         var count = 0
                         var position = from
+                        // Eight keys at a time: their tests without branches into a byte, then only the keys that
+                        // pass (few: most groups have none) are written.
+                        while position &+ 8 <= to {
+                            var passing: UInt32 = 0
+                            for k in 0..<8 {
+                                let keyMask = maskPointer[position &+ k]
+                                // All 16 bits for a camelCase key (bit 31).
+                                let set = UInt32(seconds[position &+ k]) | ((keyMask >> 31) &* 0xFFFF)
+                                let holds: UInt32 = keyMask & mask == mask ? 1 : 0
+                                let starts: UInt32 = set & second != 0 ? 1 : 0
+                                passing |= (holds & starts) &<< UInt32(k)
+                            }
+                            while passing != 0 {
+                                out[count] = Int32(truncatingIfNeeded: position &+ passing.trailingZeroBitCount)
+                                count &+= 1
+                                passing &= passing &- 1
+                            }
+                            position &+= 8
+                        }
                         while position < to {
                             let keyMask = maskPointer[position]
-                            // All 16 bits for a camelCase key (bit 31).
                             let set = UInt32(seconds[position]) | ((keyMask >> 31) &* 0xFFFF)
                             out[count] = Int32(truncatingIfNeeded: position)
                             count &+= keyMask & mask == mask && set & second != 0 ? 1 : 0
