@@ -8,9 +8,10 @@ extension FuzzyMatcher {
     /// costly part: every other first letter's subtree with a typo to spare). Appended in tier `.twoTypos`,
     /// ranked by their typo count after everything above, skipping keys offered already.
     ///
-    /// Every path of the second walk is held to two typos whatever `budget` is (a wrong first letter and one
-    /// more), so it walks with a budget of two: the same nodes and hits as with three, rows of a narrower band, and
-    /// it narrows from the previous keystroke's when the budget grows from two to three.
+    /// With an exact prefix of one (the default), every path of the second walk is held to two typos whatever
+    /// `budget` is (a wrong first letter and one more), so it walks with a budget of two: the same nodes and hits as
+    /// with three, rows of a narrower band, and it narrows from the previous keystroke's when the budget grows from
+    /// two to three.
     mutating func wholeWords(
         _ scalars: [UInt32], budget: Int, queryWords: Int, previous: FuzzyState?,
         pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ filter: PositionFilter
@@ -29,10 +30,17 @@ extension FuzzyMatcher {
         scratch.walk = rightFirst.takeBuffers()
         profile?.end(.wholeWords, work: rightFirst.visited)
         guard forgive, candidates.count - before < limit else { return }
+        // With an exact prefix of one, every path of this walk is held to two typos, whatever `budget` is: it walks
+        // with a budget of two. (With a longer exact prefix a path below a wrong first letter can still take the
+        // full budget, and the walk needs it to tell those paths from the ones with a right prefix.)
+        let walkBudget = options.exactPrefixLength == 1 ? Self.wrongPrefixWholeWordTypos : budget
         var wrong = wholeWordWalk(
-            scalars, budget: Self.wrongPrefixWholeWordTypos, wrongPrefixTypos: Self.wrongPrefixWholeWordTypos,
+            scalars, budget: walkBudget, wrongPrefixTypos: Self.wrongPrefixWholeWordTypos,
             onlyWrongPrefix: true, firstSwap: true,
-            previous: previous.map { ($0.wrongPrefixScalars, $0.wrongPrefixHits) })
+            previous: previous.flatMap {
+                $0.wrongPrefixBudget == walkBudget ? ($0.wrongPrefixScalars, $0.wrongPrefixHits) : nil
+            })
+        state?.wrongPrefixBudget = walkBudget
         state?.wrongPrefixScalars = scalars
         state?.wrongPrefixHits = wrong.cut ? nil : FuzzyScratch.copy(wrong.hits)
         // A wrong first letter as the only typo was offered in step 2b already.

@@ -364,8 +364,9 @@ struct FuzzyMatcher {
                 pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, filter)
         }
 
-        // 5. Every-word matches of a query of several words.
-        everyWordMatches(query, limit: limit)
+        // 5. Every-word matches of a query of several words, which rank below the prefix matches: none when those
+        // fill the list.
+        if !prefixFills { everyWordMatches(query, limit: limit, filter) }
         profile?.end(.everyWord)
     }
 

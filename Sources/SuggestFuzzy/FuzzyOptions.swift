@@ -37,9 +37,10 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// For a query of several words, also offer the entries whose words the query's words start, as the prefix
     /// provider's `everyWord` does: at an inner word ("little mer" → "The Little Mermaid", tier `.wordPrefix`), in
     /// order but not as one run ("dj re fr" → "django-rest-framework"), in any order ("mermaid lit"), and with typos
-    /// in some words; from the prefix index's word starts, so the work stays bounded. In a JSON configuration it is
-    /// off by default when a prefix provider on the same dictionary has its own `everyWord` on (it offers the same
-    /// matches); in Swift, turn it off yourself in that case.
+    /// in some words (at most ``maxTypos``), among the selected scope's entries; from the prefix index's word starts,
+    /// so the work stays bounded. In a JSON configuration it is off by default when a prefix provider names the same
+    /// dictionary file: that provider's own `everyWord` (and `infix`) decide whether such matches are offered; in
+    /// Swift, turn it off yourself in that case.
     public var everyWord: Bool = true
     /// Typed characters (separators excluded) from which subsequences are offered.
     public var subsequenceMinLength: Int = 3

@@ -124,19 +124,13 @@ public struct FuzzyProvider: ConfigurableProvider {
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
         var options = configuration.options
-        if !configuration.setsEveryWord
-            && context.hasOtherEntry(type: "prefix", dictionary: source.path, where: Self.offersEveryWord)
-        {
-            // The prefix provider offers the same every-word matches: searching for them twice would cost each
-            // keystroke of several words the index's every-word search again.
+        if !configuration.setsEveryWord && context.hasOtherEntry(type: "prefix", dictionary: source.path) {
+            // The prefix provider decides whether the configuration offers every-word matches (its `everyWord` and
+            // `infix`): with them on, searching for them twice would cost each keystroke of several words the
+            // index's every-word search again; with them off, they are not wanted.
             options.everyWord = false
         }
         try self.init(id: context.id, index: index, options: options)
-    }
-
-    /// Whether a prefix provider's entry has every-word matching on (`everyWord` and `infix`, both on by default).
-    static func offersEveryWord(_ entry: JSONObject) -> Bool {
-        entry["everyWord"] != .bool(false) && entry["infix"] != .bool(false)
     }
 
     /// The first option out of range: its key and what is wrong.

@@ -23,11 +23,12 @@ struct FuzzyState: Sendable {
     /// many (a freer walk can reach nodes below no old hit).
     var exactPrefix = 0
     var hits: [TypoHit]? = nil
-    /// The whole-word walks (prefix mode) when they ran, and the first one's budget: narrowed the same way (the
-    /// second, with a wrong first letter, always walks with a budget of two).
+    /// The whole-word walks (prefix mode) when they ran, and their budgets: narrowed the same way (the second, with
+    /// a wrong first letter, walks with a budget of two whenever the exact prefix is one character).
     var wholeWordBudget = -1
     var wholeWordScalars: [UInt32] = []
     var wholeWordHits: [TypoHit]? = nil
+    var wrongPrefixBudget = -1
     var wrongPrefixScalars: [UInt32] = []
     var wrongPrefixHits: [TypoHit]? = nil
     /// The walk for whole words with a wrong first letter (one typo), narrowed the same way.

@@ -169,7 +169,9 @@ public final class LivePrefixIndex: Sendable {
         if hidden.isEmpty {
             base.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer)
         } else {
-            base.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer) { !hidden.contains($0) }
+            base.search(
+                query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer,
+                accept: { !hidden.contains($0) })
         }
         let dictionary = base.dictionary
         matches.removeAll(keepingCapacity: true)
@@ -273,5 +275,25 @@ extension PrefixIndex {
         run(
             &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit,
             scope: scopeFilter(for: query.query.scope), infix: infix, everyWord: everyWord, accept: accept)
+    }
+
+    /// ``search(_:limit:infix:everyWord:into:)`` over the entries `accept` lets through (by entry id) instead of the
+    /// query's scope, which it ignores (a provider with its own scope rule); of entries that share a key, the most
+    /// popular accepted one is offered.
+    public func search(
+        _ query: PreparedQuery,
+        limit: Int,
+        infix: Bool,
+        everyWord: Bool = false,
+        accepting accept: (UInt32) -> Bool,
+        into buffer: inout SearchBuffer
+    ) {
+        buffer.hits.removeAll(keepingCapacity: true)
+        guard !query.isEmpty else { return }
+        IndexKey.query(query, into: &buffer.query)
+        buffer.query.append(0x20)
+        run(
+            &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit, scope: nil, infix: infix,
+            everyWord: everyWord, accept: accept)
     }
 }

@@ -66,6 +66,32 @@ struct FuzzyEveryWordTests {
         #expect(try candidate("The Little Mermaid", for: "merm", try provider()) == nil)
     }
 
+    @Test func aScopeKeepsOnlyItsOwnEntriesAsTheOtherStepsDo() throws {
+        let dictionary = WeightedDictionary(entries: [
+            ("The Little Mermaid", 500, nil), ("Little Mermaid Tales", 50, "books"),
+            ("Mermaid Little Song", 40, "music"),
+        ])
+        let provider = try FuzzyProvider(index: FuzzyIndex(dictionary))
+        func titles(_ scope: String?) throws -> [String] {
+            var output = ProviderOutput()
+            let query = PreparedQuery(SearchQuery(text: "mermaid lit", scope: scope.map { SearchScope($0) }))
+            try provider.suggest(SuggestionRequest(query: query, limit: 10), into: &output)
+            return output.candidates.map(\.title).sorted()
+        }
+        #expect(try titles(nil) == ["Little Mermaid Tales", "Mermaid Little Song", "The Little Mermaid"])
+        // Not the unscoped entry: the fuzzy provider's scope rule, not the prefix index's.
+        #expect(try titles("books") == ["Little Mermaid Tales"])
+        #expect(try titles("games") == [])
+    }
+
+    @Test func typosInSomeWordsStayWithinMaxTypos() throws {
+        var options = FuzzyOptions()
+        options.maxTypos = 0
+        let strict = try FuzzyProvider(index: FuzzyIndex(Self.dictionary), options: options)
+        #expect(try candidate("The Little Mermaid", for: "mermiad littl", strict) == nil)
+        #expect(try candidate("The Little Mermaid", for: "mermaid litt", strict)?.tier == .wordsAnyOrder)
+    }
+
     @Test func throughTheEngineEachEntryIsShownOnce() throws {
         let engine = SuggestionEngine(slots: [ProviderSlot(try provider())])
         let titles = engine.suggestions(for: "mermaid lit").suggestions.map(\.title)
@@ -98,11 +124,17 @@ struct FuzzyEveryWordTests {
         // matches.
         #expect(!(try fuzzyEveryWord(prefix + ", " + fuzzy)))
         #expect(!(try fuzzyEveryWord(fuzzy + #", { "type": "prefix", "dictionary": {"path": "words.tsv"} }"#)))
-        // Unless it does not, or the fuzzy entry asks for them.
-        #expect(try fuzzyEveryWord(#"{ "type": "prefix", "dictionary": "words.tsv", "everyWord": false }, "# + fuzzy))
-        #expect(try fuzzyEveryWord(#"{ "type": "prefix", "dictionary": "words.tsv", "infix": false }, "# + fuzzy))
+        // When that provider has them off, they are not wanted either.
+        let withoutEveryWord = #"{ "type": "prefix", "dictionary": "words.tsv", "everyWord": false }, "#
+        #expect(!(try fuzzyEveryWord(withoutEveryWord + fuzzy)))
+        #expect(!(try fuzzyEveryWord(#"{ "type": "prefix", "dictionary": "words.tsv", "infix": false }, "# + fuzzy)))
+        // Unless the fuzzy entry asks for them; a prefix provider on another dictionary does not count.
         #expect(
             try fuzzyEveryWord(prefix + #", { "type": "fuzzy", "dictionary": "words.tsv", "everyWord": true }"#))
+        let other = NSTemporaryDirectory() + "fuzzy-every-word-" + UUID().uuidString + ".tsv"
+        try "other\t1\n".write(toFile: other, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        #expect(try fuzzyEveryWord(#"{ "type": "prefix", "dictionary": ""# + other + #"" }, "# + fuzzy))
     }
 
     @Test func aWrongValueIsReportedAtItsPath() throws {
