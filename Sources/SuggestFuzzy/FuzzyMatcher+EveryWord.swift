@@ -6,9 +6,9 @@ extension FuzzyMatcher {
     /// prefix ones, which the steps before offer already — at an inner word start, every word in order or in any
     /// order, and with typos in some words (at most ``FuzzyOptions/maxTypos``) — each group most popular first,
     /// `limit` in all, among the entries of the selected scope; an entry offered above in a lower tier moves up
-    /// instead of being offered twice. The index looks for
-    /// every-word matches only while the matches before them fill less than half of the list (see
-    /// `PrefixIndex.search(_:limit:infix:everyWord:into:)`), from its sorted word starts.
+    /// instead of being offered twice. The index looks for every-word matches only while the matches before them
+    /// fill less than half of the list (see `PrefixIndex.search(_:limit:infix:everyWord:into:)`), from its sorted
+    /// word starts.
     mutating func everyWordMatches(_ query: PreparedQuery, limit: Int, _ filter: PositionFilter) {
         guard options.everyWord, query.words.count > 1 else { return }
         var buffer = scratch.everyWordBuffer ?? PrefixIndex.SearchBuffer(capacity: limit)
@@ -22,9 +22,7 @@ extension FuzzyMatcher {
                 guard let scope else { return true }
                 return scopes[Int(entry)] == scope
             }, into: &buffer)
-        // The query's canonical key length: words joined by one space.
-        var keyLength = query.words.count - 1
-        for word in query.words { keyLength += word.count }
+        let keyLength = IndexKey.length(of: query)
         let dictionary = index.dictionary
         let offered = candidates.count
         // Typos in some words within the provider's own ceiling (the index allows one from 4 letters, two from 8).

@@ -142,6 +142,15 @@ extension FuzzyMatcher {
                 index.seconds.withUnsafeBufferPointer { secondBuffer in
                     let out = passBuffer.baseAddress!
                     let seconds = secondBuffer.baseAddress!
+                    // 1 when the key at `position` may be abbreviated: its mask holds the pattern's, and its
+                    // second-character set the pattern's second character (all 16 bits for a camelCase key, bit 31).
+                    @inline(__always) func passes(_ position: Int) -> UInt32 {
+                        let keyMask = maskPointer[position]
+                        let set = UInt32(seconds[position]) | ((keyMask >> 31) &* 0xFFFF)
+                        let holds: UInt32 = keyMask & mask == mask ? 1 : 0
+                        let starts: UInt32 = set & second != 0 ? 1 : 0
+                        return holds & starts
+                    }
                     var from = range.lowerBound
                     while from < range.upperBound && !stopped {
                         let to = min(from &+ block, range.upperBound)
@@ -151,14 +160,7 @@ extension FuzzyMatcher {
                         // pass (few: most groups have none) are written.
                         while position &+ 8 <= to {
                             var passing: UInt32 = 0
-                            for k in 0..<8 {
-                                let keyMask = maskPointer[position &+ k]
-                                // All 16 bits for a camelCase key (bit 31).
-                                let set = UInt32(seconds[position &+ k]) | ((keyMask >> 31) &* 0xFFFF)
-                                let holds: UInt32 = keyMask & mask == mask ? 1 : 0
-                                let starts: UInt32 = set & second != 0 ? 1 : 0
-                                passing |= (holds & starts) &<< UInt32(k)
-                            }
+                            for k in 0..<8 { passing |= passes(position &+ k) &<< UInt32(k) }
                             while passing != 0 {
                                 out[count] = Int32(truncatingIfNeeded: position &+ passing.trailingZeroBitCount)
                                 count &+= 1
@@ -167,10 +169,8 @@ extension FuzzyMatcher {
                             position &+= 8
                         }
                         while position < to {
-                            let keyMask = maskPointer[position]
-                            let set = UInt32(seconds[position]) | ((keyMask >> 31) &* 0xFFFF)
                             out[count] = Int32(truncatingIfNeeded: position)
-                            count &+= keyMask & mask == mask && set & second != 0 ? 1 : 0
+                            count &+= Int(passes(position))
                             position &+= 1
                         }
                         for k in 0..<count {

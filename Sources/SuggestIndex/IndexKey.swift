@@ -116,6 +116,14 @@ public enum IndexKey: Sendable {
         }
     }
 
+    /// The length in bytes of the canonical key ``query(_:into:)`` makes: the query's words joined by single spaces.
+    @inlinable
+    public static func length(of query: PreparedQuery) -> Int {
+        var length = max(0, query.words.count - 1)
+        for word in query.words { length += word.count }
+        return length
+    }
+
     /// The UTF-8 ranges of an ASCII `text` that its canonical key's bytes `keyRange` came from, one range per
     /// run of matched letters (so one per matched word); nil when a non-ASCII byte comes before the end of the
     /// match (use `NormalizedText` and `TextMatcher` then: folding may change lengths there).

@@ -149,9 +149,7 @@ public final class PrefixProvider: ConfigurableProvider {
         index.search(
             request.query, limit: request.limit, infix: infix, everyWord: everyWord, buffer: &scratch.buffer,
             into: &scratch.matches)
-        // The query's canonical key length: words joined by one space.
-        var queryLength = request.query.words.count - 1
-        for word in request.query.words { queryLength += word.count }
+        let queryLength = IndexKey.length(of: request.query)
         for match in scratch.matches {
             let ranges =
                 match.tier == .wordsInOrder || match.tier == .wordsAnyOrder || match.typos > 0
