@@ -130,15 +130,12 @@ extension PrefixIndex {
         guard payloadLength <= available else { throw fail(.truncated) }
         guard payloadLength == available else { throw fail(.corrupt("trailing bytes after the payload")) }
         let payload = UnsafeRawBufferPointer(rebasing: raw[Self.headerSize...])
-        // The checksum first, so a mismatch is reported before anything the sections say. (Hashing on a second
-        // core while this one copies measured slower here: the copy's page faults dominate.)
-        guard Checksum.hash(payload) == checksum else { throw fail(.checksumMismatch) }
-        let s = try Sections(payload, fail: fail)
+        let s = try Sections(payload, checksum: checksum, fail: fail)
         let n = s.order.count
         let m = s.infixPositions.count
 
         // Structure checks, so a file with a valid checksum but inconsistent arrays is an error, not a crash; on
-        // two cores, the first also finding the keys that equal a neighbour's (``twins``).
+        // two cores, each also finding half of the keys that equal a neighbour's (``twins``).
         guard s.textOffsets.count == n + 1, s.weights.count == n, s.scopeIndices.count == n,
             s.keyOffsets.count == n + 1, s.prefixRankValues.count == n,
             s.prefixTable.count == RangeMinimum.tableCount(for: n),
@@ -147,34 +144,46 @@ extension PrefixIndex {
         else { throw fail(.corrupt("array lengths disagree")) }
         var firstProblem: PrefixIndexError.Code? = nil
         var secondProblem: PrefixIndexError.Code? = nil
-        var twins: [UInt64] = []
-        Parallel.run(if: n >= 16_384) {
-            guard Self.isValidOffsets(s.textOffsets, total: s.textBytes.count),
-                Self.isValidOffsets(s.keyOffsets, total: s.keyBytes.count)
-            else { return firstProblem = .corrupt("offsets out of order") }
-            guard Self.maximum(s.scopeIndices) <= UInt16(clamping: s.scopeNames.count) else {
-                return firstProblem = .corrupt("scope index out of range")
-            }
-            guard Self.isPermutation(s.order) else { return firstProblem = .corrupt("order is not a permutation") }
-            twins = Self.twinBits(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets)
-        } and: {
-            let bound = UInt32(clamping: n)
-            guard n == 0 || Self.maximum(s.prefixRankValues) < bound, n == 0 || Self.maximum(s.prefixTable) < bound,
-                m == 0 || Self.maximum(s.infixPositions) < bound, m == 0 || Self.maximum(s.infixRankValues) < bound,
-                m == 0 || Self.maximum(s.infixTable) < UInt32(clamping: m)
-            else { return secondProblem = .corrupt("position out of range") }
-            s.keyOffsets.withUnsafeBufferPointer { ko in
-                s.infixPositions.withUnsafeBufferPointer { ip in
-                    s.infixOffsets.withUnsafeBufferPointer { io in
-                        for i in 0..<m {
-                            let p = Int(ip[i])
-                            if Int(ko[p]) + Int(io[i]) > Int(ko[p + 1]) {
-                                secondProblem = .corrupt("infix offset beyond its key")
-                                return
+        // The offsets are checked before the twins read keys through them; each half of the twin pairs sets bits
+        // in its own words (the split is a multiple of 64), and the pair across the split is done after both.
+        let split = (n / 2) & ~63
+        var twins = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        let keysInOrder = Self.isValidOffsets(s.keyOffsets, total: s.keyBytes.count)
+        twins.withUnsafeMutableBufferPointer { bits in
+            Parallel.run(if: n >= 16_384) {
+                guard Self.isValidOffsets(s.textOffsets, total: s.textBytes.count), keysInOrder else {
+                    return firstProblem = .corrupt("offsets out of order")
+                }
+                guard Self.maximum(s.scopeIndices) <= UInt16(clamping: s.scopeNames.count) else {
+                    return firstProblem = .corrupt("scope index out of range")
+                }
+                guard Self.isPermutation(s.order) else { return firstProblem = .corrupt("order is not a permutation") }
+                Self.markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: 1..<max(split, 1), in: bits)
+            } and: {
+                let bound = UInt32(clamping: n)
+                guard n == 0 || Self.maximum(s.prefixRankValues) < bound,
+                    n == 0 || Self.maximum(s.prefixTable) < bound,
+                    m == 0 || Self.maximum(s.infixPositions) < bound, m == 0 || Self.maximum(s.infixRankValues) < bound,
+                    m == 0 || Self.maximum(s.infixTable) < UInt32(clamping: m)
+                else { return secondProblem = .corrupt("position out of range") }
+                s.keyOffsets.withUnsafeBufferPointer { ko in
+                    s.infixPositions.withUnsafeBufferPointer { ip in
+                        s.infixOffsets.withUnsafeBufferPointer { io in
+                            for i in 0..<m {
+                                let p = Int(ip[i])
+                                if Int(ko[p]) + Int(io[i]) > Int(ko[p + 1]) {
+                                    secondProblem = .corrupt("infix offset beyond its key")
+                                    return
+                                }
                             }
                         }
                     }
                 }
+                guard keysInOrder else { return }
+                Self.markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: (split + 1)..<max(n, split + 1), in: bits)
+            }
+            if keysInOrder, split >= 1, split < n {
+                Self.markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: split..<(split + 1), in: bits)
             }
         }
         if let firstProblem { throw fail(firstProblem) }
@@ -241,6 +250,10 @@ extension PrefixIndex {
 
 /// The arrays of a saved index's payload, copied out, with the lengths of the file's sections checked (the arrays'
 /// agreement with each other is checked by the caller).
+///
+/// The sections' places are read first (``SectionLayout``); then the big arrays are copied on two cores, the first
+/// also hashing the payload for its checksum (a copy into fresh memory is bound by page faults, so one core cannot
+/// go faster).
 struct Sections {
     let source: String
     let scopeNames: [String]
@@ -260,15 +273,98 @@ struct Sections {
     let infixRankValues: [UInt32]
     let infixTable: [UInt32]
 
+    /// Reads the payload; the checksum is compared before anything the sections say is reported, so a damaged file
+    /// is a checksum mismatch whichever byte changed.
     init(
-        _ payload: UnsafeRawBufferPointer, fail: (PrefixIndexError.Code) -> PrefixIndexError
+        _ payload: UnsafeRawBufferPointer, checksum: UInt64, fail: (PrefixIndexError.Code) -> PrefixIndexError
     ) throws(PrefixIndexError) {
-        var reader = SectionReader(bytes: payload)
-        func section<T>(_ type: T.Type, _ name: String) throws(PrefixIndexError) -> [T] {
-            guard let array = reader.next(type) else { throw fail(.corrupt("section \(name) is cut short")) }
-            return array
+        let layout: SectionLayout
+        do {
+            layout = try SectionLayout(payload, fail: fail)
+        } catch {
+            guard Checksum.hash(payload) == checksum else { throw fail(.checksumMismatch) }
+            throw error
         }
-        let meta = try section(UInt64.self, "meta")
+        source = layout.source
+        scopeNames = layout.scopeNames
+        skippedLines = layout.skippedLines
+        sourceFingerprint = layout.sourceFingerprint
+
+        var textBytes: [UInt8] = [], textOffsets: [UInt32] = [], weights: [Double] = [], scopeIndices: [UInt16] = []
+        var order: [UInt32] = [], keyBytes: [UInt8] = [], keyOffsets: [UInt32] = [], prefixRankValues: [UInt32] = []
+        var prefixTable: [UInt32] = [], infixPositions: [UInt32] = [], infixOffsets: [UInt16] = []
+        var infixRankValues: [UInt32] = [], infixTable: [UInt32] = []
+        let r = layout.arrays
+        // Each copy with its size; the first core hashes the whole payload too (about a third of a copy's cost per
+        // byte), and each copy goes to the core with less to do so far, largest first.
+        var copies: [(bytes: Int, run: () -> Void)] = [
+            (r[0].count, { textBytes = payload.array(r[0]) }), (r[1].count, { textOffsets = payload.array(r[1]) }),
+            (r[2].count, { weights = payload.array(r[2]) }), (r[3].count, { scopeIndices = payload.array(r[3]) }),
+            (r[4].count, { order = payload.array(r[4]) }), (r[5].count, { keyBytes = payload.array(r[5]) }),
+            (r[6].count, { keyOffsets = payload.array(r[6]) }), (r[7].count, { prefixRankValues = payload.array(r[7]) }),
+            (r[8].count, { prefixTable = payload.array(r[8]) }), (r[9].count, { infixPositions = payload.array(r[9]) }),
+            (r[10].count, { infixOffsets = payload.array(r[10]) }),
+            (r[11].count, { infixRankValues = payload.array(r[11]) }), (r[12].count, { infixTable = payload.array(r[12]) }),
+        ]
+        copies.sort { $0.bytes > $1.bytes }
+        var first: [() -> Void] = [], second: [() -> Void] = []
+        var firstLoad = payload.count / 3, secondLoad = 0
+        for copy in copies {
+            if firstLoad <= secondLoad {
+                first.append(copy.run)
+                firstLoad += copy.bytes
+            } else {
+                second.append(copy.run)
+                secondLoad += copy.bytes
+            }
+        }
+        var checksumMatches = false
+        Parallel.run(if: payload.count >= 1 << 20) {
+            checksumMatches = Checksum.hash(payload) == checksum
+            for copy in first { copy() }
+        } and: {
+            for copy in second { copy() }
+        }
+        guard checksumMatches else { throw fail(.checksumMismatch) }
+        self.textBytes = textBytes
+        self.textOffsets = textOffsets
+        self.weights = weights
+        self.scopeIndices = scopeIndices
+        self.order = order
+        self.keyBytes = keyBytes
+        self.keyOffsets = keyOffsets
+        self.prefixRankValues = prefixRankValues
+        self.prefixTable = prefixTable
+        self.infixPositions = infixPositions
+        self.infixOffsets = infixOffsets
+        self.infixRankValues = infixRankValues
+        self.infixTable = infixTable
+        guard order.count == layout.entryCount, infixPositions.count == layout.infixCount else {
+            throw fail(.corrupt("array lengths disagree"))
+        }
+    }
+}
+
+/// Where a saved index's sections are in its payload, every length checked against the file; the small sections
+/// (meta, source, scope names) already read.
+struct SectionLayout {
+    let source: String
+    let scopeNames: [String]
+    let skippedLines: Int
+    let sourceFingerprint: SourceFingerprint?
+    let entryCount: Int
+    let infixCount: Int
+    /// The byte ranges of the 13 array sections, in file order (text, text offsets, weights, scopes, order, keys,
+    /// key offsets, ranks, rank table, infix positions, infix offsets, infix ranks, infix rank table).
+    let arrays: [Range<Int>]
+
+    init(_ payload: UnsafeRawBufferPointer, fail: (PrefixIndexError.Code) -> PrefixIndexError) throws(PrefixIndexError) {
+        var reader = SectionReader(bytes: payload)
+        func section<T>(_ type: T.Type, _ name: String) throws(PrefixIndexError) -> Range<Int> {
+            guard let range = reader.next(type) else { throw fail(.corrupt("section \(name) is cut short")) }
+            return range
+        }
+        let meta: [UInt64] = payload.array(try section(UInt64.self, "meta"))
         guard meta.count >= 7 else { throw fail(.corrupt("meta section too short")) }
         // Counts come from the file: check them against its size before any arithmetic or allocation uses them
         // (every entry and every infix position takes at least 4 bytes of the payload).
@@ -281,12 +377,12 @@ struct Sections {
             throw fail(.corrupt("skipped line count \(meta[2]) is out of range"))
         }
         self.skippedLines = skippedLines
-        let n = Int(meta[0])
-        let m = Int(meta[1])
+        entryCount = Int(meta[0])
+        infixCount = Int(meta[1])
         sourceFingerprint = meta[3] == 0
             ? nil : SourceFingerprint(byteCount: meta[4], hash: meta[5], lenient: meta[6] != 0)
-        source = String(decoding: try section(UInt8.self, "source"), as: UTF8.self)
-        let nameBytes = try section(UInt8.self, "scope names")
+        source = String(decoding: UnsafeRawBufferPointer(rebasing: payload[try section(UInt8.self, "source")]), as: UTF8.self)
+        let nameBytes: [UInt8] = payload.array(try section(UInt8.self, "scope names"))
         var scopeNames: [String] = []
         var at = 0
         while at < nameBytes.count {
@@ -298,21 +394,18 @@ struct Sections {
             at += length
         }
         self.scopeNames = scopeNames
-        textBytes = try section(UInt8.self, "text")
-        textOffsets = try section(UInt32.self, "text offsets")
-        weights = try section(Double.self, "weights")
-        scopeIndices = try section(UInt16.self, "scopes")
-        order = try section(UInt32.self, "order")
-        keyBytes = try section(UInt8.self, "keys")
-        keyOffsets = try section(UInt32.self, "key offsets")
-        prefixRankValues = try section(UInt32.self, "ranks")
-        prefixTable = try section(UInt32.self, "rank table")
-        infixPositions = try section(UInt32.self, "infix positions")
-        infixOffsets = try section(UInt16.self, "infix offsets")
-        infixRankValues = try section(UInt32.self, "infix ranks")
-        infixTable = try section(UInt32.self, "infix rank table")
+        arrays = [
+            try section(UInt8.self, "text"), try section(UInt32.self, "text offsets"),
+            try section(Double.self, "weights"), try section(UInt16.self, "scopes"), try section(UInt32.self, "order"),
+            try section(UInt8.self, "keys"), try section(UInt32.self, "key offsets"), try section(UInt32.self, "ranks"),
+            try section(UInt32.self, "rank table"), try section(UInt32.self, "infix positions"),
+            try section(UInt16.self, "infix offsets"), try section(UInt32.self, "infix ranks"),
+            try section(UInt32.self, "infix rank table"),
+        ]
         guard reader.isAtEnd else { throw fail(.corrupt("unexpected extra sections")) }
-        guard order.count == n, infixPositions.count == m else { throw fail(.corrupt("array lengths disagree")) }
+        guard arrays[4].count / 4 == entryCount, arrays[9].count / 4 == infixCount else {
+            throw fail(.corrupt("array lengths disagree"))
+        }
     }
 }
 
@@ -325,26 +418,35 @@ struct SectionReader {
 
     var isAtEnd: Bool { offset == bytes.count }
 
-    mutating func next<T>(_ type: T.Type) -> [T]? {
+    /// The byte range of the next section, whose length must be a whole number of `T`s.
+    mutating func next<T>(_ type: T.Type) -> Range<Int>? {
         guard offset + 8 <= bytes.count else { return nil }
         let length = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         offset += 8
         guard length <= UInt64(bytes.count - offset), Int(length) % MemoryLayout<T>.stride == 0 else { return nil }
         let byteCount = Int(length)
-        let count = byteCount / MemoryLayout<T>.stride
         let start = offset
-        let array = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if byteCount > 0 {
-                MappedFile.adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: byteCount)
-                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-                    from: bytes.baseAddress! + start, byteCount: byteCount)
-            }
-            initialized = count
-        }
         let padding = (8 - byteCount % 8) % 8
         guard offset + byteCount + padding <= bytes.count else { return nil }
         offset += byteCount + padding
-        return array
+        return start..<(start + byteCount)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The bytes at `range` (a whole number of `T`s) copied into a new array, its large part backed by huge pages
+    /// where the system offers them.
+    func array<T>(_ range: Range<Int>) -> [T] {
+        let byteCount = range.count
+        let count = byteCount / MemoryLayout<T>.stride
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if byteCount > 0 {
+                MappedFile.adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: byteCount)
+                UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
+                    from: baseAddress! + range.lowerBound, byteCount: byteCount)
+            }
+            initialized = count
+        }
     }
 }
 

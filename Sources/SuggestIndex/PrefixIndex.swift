@@ -150,26 +150,44 @@ public struct PrefixIndex: Sendable {
         let n = keyOffsets.count - 1
         var bits = [UInt64](repeating: 0, count: (max(n, 0) + 63) >> 6)
         guard n > 1 else { return bits }
-        keyBytes.withUnsafeBufferPointer { k in
-            keyOffsets.withUnsafeBufferPointer { o in
-                for p in 1..<n {
-                    let a0 = Int(o[p - 1])
-                    let a1 = Int(o[p])
-                    let b1 = Int(o[p + 1])
-                    guard a1 - a0 == b1 - a1 else { continue }
-                    if memcmpEqual(k, a0, a1, a1 - a0) {
-                        bits[(p - 1) >> 6] |= 1 << UInt64((p - 1) & 63)
-                        bits[p >> 6] |= 1 << UInt64(p & 63)
-                    }
-                }
-            }
-        }
+        bits.withUnsafeMutableBufferPointer { markTwins(keyBytes: keyBytes, keyOffsets: keyOffsets, pairs: 1..<n, in: $0) }
         return bits
     }
 
+    /// Sets the twin bits of the neighbours (p - 1, p) for each p in `pairs` whose keys are equal: bits p - 1 and p.
+    /// The offsets must be in order and within `keyBytes`.
+    static func markTwins(
+        keyBytes: [UInt8], keyOffsets: [UInt32], pairs: Range<Int>, in bits: UnsafeMutableBufferPointer<UInt64>
+    ) {
+        keyBytes.withUnsafeBytes { k in
+            keyOffsets.withUnsafeBufferPointer { o in
+                guard !pairs.isEmpty else { return }
+                var a0 = Int(o[pairs.lowerBound - 1])
+                var a1 = Int(o[pairs.lowerBound])
+                for p in pairs {
+                    let b1 = Int(o[p + 1])
+                    defer { a0 = a1; a1 = b1 }
+                    let length = a1 - a0
+                    guard length == b1 - a1, bytesEqual(k, a0, a1, length) else { continue }
+                    bits[(p - 1) >> 6] |= 1 << UInt64((p - 1) & 63)
+                    bits[p >> 6] |= 1 << UInt64(p & 63)
+                }
+            }
+        }
+    }
+
+    /// Whether the `length` bytes at `a` and at `b` are equal, eight at a time.
     @inline(__always)
-    static func memcmpEqual(_ k: UnsafeBufferPointer<UInt8>, _ a: Int, _ b: Int, _ length: Int) -> Bool {
+    static func bytesEqual(_ k: UnsafeRawBufferPointer, _ a: Int, _ b: Int, _ length: Int) -> Bool {
         var i = 0
+        while i + 8 <= length {
+            if k.loadUnaligned(fromByteOffset: a + i, as: UInt64.self)
+                != k.loadUnaligned(fromByteOffset: b + i, as: UInt64.self)
+            {
+                return false
+            }
+            i += 8
+        }
         while i < length {
             if k[a + i] != k[b + i] { return false }
             i += 1

@@ -49,6 +49,40 @@ struct SerializationTests {
         #expect(loaded.serialized() == index.serialized())
     }
 
+    /// A dictionary big enough that loading copies and checks on two cores, each key folding like two others ("ab",
+    /// "Ab", "àb"), shifted by 0–2 keys without twins so that twins fall on both sides of the point where the two
+    /// cores split the twin bits: the loaded index knows the same twins as the built one, and answers the same.
+    @Test(arguments: 0..<3) func loadingOnTwoCoresFindsTheSameTwins(shift: Int) throws {
+        var entries: [(String, Double, String?)] = []
+        for i in 0..<shift { entries.append(("0\(i)", 1, nil)) }
+        for i in 0..<6_000 {
+            let stem = "w\(String(i, radix: 36))"
+            entries.append((stem + "ab", Double(i % 97), nil))
+            entries.append((stem + "Ab", 1, nil))
+            entries.append((stem + "àb", 2, nil))
+        }
+        let built = PrefixIndex(dictionary: WeightedDictionary(entries: entries))
+        #expect(built.count >= 16_384)
+        let loaded = try load(built.serialized())
+        #expect(loaded.twins == built.twins)
+        #expect(loaded.twins == PrefixIndex.twinBits(keyBytes: built.keyBytes, keyOffsets: built.keyOffsets))
+        #expect((0..<built.count).allSatisfy { loaded.hasTwin($0) == ($0 >= shift) })
+        for text in ["w1", "w2ab", "wa", "w3k", "wzz"] {
+            #expect(loaded.complete(text) == built.complete(text), "\(text)")
+        }
+    }
+
+    /// Whichever byte of the payload changes, a damaged file is a checksum mismatch (a section length too).
+    @Test func aDamagedSectionLengthIsAChecksumMismatch() {
+        var bytes = index.serialized()
+        // The first section's byte count (meta).
+        bytes[PrefixIndex.headerSize + 1] ^= 0x10
+        expectError(bytes, "checksum mismatch")
+        var last = index.serialized()
+        last[last.count - 1] ^= 0x01
+        expectError(last, "checksum mismatch")
+    }
+
     @Test func roundTripsScopesAndEmptyDictionaries() throws {
         let scoped = PrefixIndex(dictionary: WeightedDictionary(entries: [("a b", 1, "x"), ("ab", 2, "y"), ("c", 3, nil)]))
         let loaded = try load(scoped.serialized())
