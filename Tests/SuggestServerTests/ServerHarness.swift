@@ -96,7 +96,9 @@ struct RawResponse: Sendable, CustomStringConvertible {
     /// Header names lowercased; a repeated header's values joined with ", ".
     var headers: [String: String] = [:]
     var body = ""
-    var description: String { "\(status) \(headers) \(body)" }
+    /// Why no response could be read (status 0): the connection closed, a timeout, or an error; with the bytes read.
+    var failure: String? = nil
+    var description: String { "\(status) \(headers) \(body)" + (failure.map { " (\($0))" } ?? "") }
     var error: String? { object(body)["error"] as? String }
 
     static func request(_ method: String, _ target: String, port: Int, headers: [(String, String)], body: String?)
@@ -147,13 +149,24 @@ extension LoopbackConnection {
                     guard let length = response.headers["content-length"].flatMap(Int.init) else { return false }
                     return response.body.utf8.count >= length
                 }
+                let start = ContinuousClock.now
+                var ending: String? = nil
                 while !complete() {
                     let n = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
                     if n < 0 && errno == EINTR { continue }
-                    if n <= 0 { break }
+                    if n == 0 { ending = "the server closed the connection"; break }
+                    if n < 0 {
+                        ending = errno == EAGAIN || errno == EWOULDBLOCK
+                            ? "no more bytes within \(timeout) s" : "recv failed: \(String(cString: strerror(errno)))"
+                        break
+                    }
                     data += chunk[0..<n]
                 }
-                continuation.resume(returning: RawResponse(parsing: String(decoding: data, as: UTF8.self)))
+                var response = RawResponse(parsing: String(decoding: data, as: UTF8.self))
+                if response.status == 0 {
+                    response.failure = "\(ending ?? "incomplete"): \(data.count) bytes read in \(ContinuousClock.now - start)"
+                }
+                continuation.resume(returning: response)
             }
         }
     }
