@@ -167,13 +167,23 @@ extension PrefixIndex {
         let prefixKeys = PrefixRuns(index: self)
         let lo = lowerBound(prefixKeys, q, length, from: 0, to: count) { $0 != -1 }
         let exactEnd = lowerBound(prefixKeys, q, length, from: lo, to: count) { $0 > 0 }
-        // One hit per canonical key: an entry whose key a more popular visible entry shares is skipped.
+        // One hit per canonical key: an entry whose key a more popular visible entry shares is skipped. (The index's
+        // arrays as locals, and the closure for the twins made only for a key that has some: calling a method of
+        // `self` from these functions, or making a closure of them, copied the whole index for each entry.)
+        let order = self.order
+        let twins = self.twins
+        let ranks = prefixRanks.values
+        let keyBytes = self.keyBytes
+        let keyOffsets = self.keyOffsets
         @inline(__always) func visible(_ position: Int) -> Bool {
             let entry = order[position]
             return inScope(Int(entry)) && accept(entry)
         }
         @inline(__always) func offered(_ position: Int) -> Bool {
-            visible(position) && !isShadowed(sortedPosition: position, visible: visible)
+            guard visible(position) else { return false }
+            guard twins[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return true }
+            return !Self.shadowedTwin(
+                position, ranks: ranks, keyBytes: keyBytes, keyOffsets: keyOffsets, visible: visible)
         }
         let exactDone = topK(prefixRanks, (lo, exactEnd), nil, need: limit, heap: &heap) { position in
             guard offered(position) else { return false }
@@ -329,13 +339,24 @@ extension PrefixIndex {
         // entries looked at, and the matches without typos, are the same as without them. Its counters are
         // `counts` (typo matches, entries checked for typos), reached through a pointer so that they are not
         // boxed on the heap.
+        // The index's arrays as locals: a method of `self` called from the closures below copied the whole index
+        // (a retain and a release of each of its arrays) for every entry looked at.
+        let order = self.order
+        let keyBytes = self.keyBytes
+        let keyOffsets = self.keyOffsets
+        let twins = self.twins
         func check(_ sorted: Int, _ counts: UnsafeMutablePointer<(matches: Int, checks: Int)>) -> Bool {
             guard offered(sorted) else { return false }
             let entry = order[sorted]
-            for h in hits where h.entry == entry || (hasTwin(sorted) && sameKey(Int(h.sortedPosition), sorted)) {
+            let twin = twins[sorted >> 6] & (1 << UInt64(sorted & 63)) != 0
+            for h in hits
+            where h.entry == entry
+                || (twin && Self.sameKey(keyBytes, keyOffsets, Int(h.sortedPosition), sorted))
+            {
                 return false
             }
-            for f in found where Int(f.position) == sorted || (hasTwin(sorted) && sameKey(Int(f.position), sorted)) {
+            for f in found
+            where Int(f.position) == sorted || (twin && Self.sameKey(keyBytes, keyOffsets, Int(f.position), sorted)) {
                 return false
             }
             let key = keyBytes[Int(keyOffsets[sorted])..<Int(keyOffsets[sorted + 1])]

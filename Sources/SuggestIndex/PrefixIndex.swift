@@ -103,15 +103,22 @@ public struct PrefixIndex: Sendable {
 
     @usableFromInline
     func shadowedTwin(_ position: Int, visible: (Int) -> Bool) -> Bool {
-        let rank = prefixRanks.values[position]
+        Self.shadowedTwin(position, ranks: prefixRanks.values, keyBytes: keyBytes, keyOffsets: keyOffsets, visible: visible)
+    }
+
+    /// ``shadowedTwin(_:visible:)`` on the index's arrays (for callers that must not copy the index: closures).
+    static func shadowedTwin(
+        _ position: Int, ranks: [UInt32], keyBytes: [UInt8], keyOffsets: [UInt32], visible: (Int) -> Bool
+    ) -> Bool {
+        let rank = ranks[position]
         var q = position - 1
-        while q >= 0 && sameKey(q, position) {
-            if prefixRanks.values[q] < rank && visible(q) { return true }
+        while q >= 0 && sameKey(keyBytes, keyOffsets, q, position) {
+            if ranks[q] < rank && visible(q) { return true }
             q -= 1
         }
         q = position + 1
-        while q < count && sameKey(q, position) {
-            if prefixRanks.values[q] < rank && visible(q) { return true }
+        while q < ranks.count && sameKey(keyBytes, keyOffsets, q, position) {
+            if ranks[q] < rank && visible(q) { return true }
             q += 1
         }
         return false
@@ -132,11 +139,14 @@ public struct PrefixIndex: Sendable {
     }
 
     /// Whether the keys at sorted positions `a` and `b` are equal.
-    func sameKey(_ a: Int, _ b: Int) -> Bool {
-        let la = sortedKeyLength(at: a)
-        guard la == sortedKeyLength(at: b) else { return false }
+    func sameKey(_ a: Int, _ b: Int) -> Bool { Self.sameKey(keyBytes, keyOffsets, a, b) }
+
+    /// Whether the keys at sorted positions `a` and `b` of `keyBytes` and `keyOffsets` are equal.
+    static func sameKey(_ keyBytes: [UInt8], _ keyOffsets: [UInt32], _ a: Int, _ b: Int) -> Bool {
         let sa = Int(keyOffsets[a])
+        let la = Int(keyOffsets[a + 1]) - sa
         let sb = Int(keyOffsets[b])
+        guard la == Int(keyOffsets[b + 1]) - sb else { return false }
         var i = 0
         while i < la {
             if keyBytes[sa + i] != keyBytes[sb + i] { return false }
