@@ -11,8 +11,9 @@ public import SuggestIndex
 /// ``FuzzyProvider/init(configuration:context:)`` obtains the prefix index through the same cache artifact as the
 /// prefix provider (`"prefix-index:<path>:<lenient>"`).
 ///
-/// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set) and, for large
-/// dictionaries, a table of the trie's top two levels (tens of kilobytes). See ``extraByteCount``.
+/// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set), about half a
+/// byte per entry for the one-word keys (``OneWordKeys``) and, for large dictionaries, a table of the trie's top two
+/// levels (tens of kilobytes). See ``extraByteCount``.
 public struct FuzzyIndex: Sendable {
     /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
     public let prefixIndex: PrefixIndex
@@ -28,6 +29,8 @@ public struct FuzzyIndex: Sendable {
     /// The children of the implicit trie's root and of each first-byte node (see ``TopLevels``); nil for small
     /// dictionaries, whose ranges stay in cache anyway.
     let top: TopLevels?
+    /// The one-word keys (see ``OneWordKeys``).
+    let oneWord: OneWordKeys
 
     /// The dictionary the keys come from.
     public var dictionary: WeightedDictionary { prefixIndex.dictionary }
@@ -36,7 +39,9 @@ public struct FuzzyIndex: Sendable {
     public var count: Int { prefixIndex.count }
 
     /// Bytes this index adds to the prefix index (the masks and second-character sets).
-    public var extraByteCount: Int { masks.count * 4 + seconds.count * 2 + (top?.byteCount ?? 0) }
+    public var extraByteCount: Int {
+        masks.count * 4 + seconds.count * 2 + (top?.byteCount ?? 0) + oneWord.byteCount
+    }
 
     /// Builds the prefix index of `dictionary`, then the fuzzy extras (when no prefix index is shared).
     public init(_ dictionary: WeightedDictionary) {
@@ -97,6 +102,7 @@ public struct FuzzyIndex: Sendable {
         self.masks = masks
         self.seconds = seconds
         top = n >= TopLevels.minimumCount ? TopLevels(prefixIndex) : nil
+        oneWord = OneWordKeys(prefixIndex)
     }
 
     /// The folded (canonical) key of sorted position `i`, as a string (for tests and diagnostics).

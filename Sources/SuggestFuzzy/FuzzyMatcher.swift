@@ -263,9 +263,15 @@ struct FuzzyMatcher {
             let penalty = options.phrasePenalty
             let lengthPenalty = typoCount > 0 ? options.completionLengthPenalty : 1
             let reranks = penalty > 1 || lengthPenalty > 1
+            // For a one-word query: pulled a little way first (when most keys are one word, that finds the list),
+            // then, when that was not deep enough, in two parts (see `pullInTwoParts`).
+            let twoParts = options.pullsInTwoParts && queryWords == 1 && penalty > 1
+            let depth = twoParts ? limit * 4 : reranks ? limit * 64 : limit
+            var stopped = false
+            var looked = 0
             index.forEachHeaviestWhile(
                 in: ranges,
-                limit: reranks ? limit * 64 : limit,
+                limit: depth,
                 heap: &heap,
                 skip: { position in
                     exactRange.contains(position) || !filter.allowed(position)
@@ -273,7 +279,11 @@ struct FuzzyMatcher {
                 }
             ) { position, rangeIndex in
                 let weight = index.weight(at: position)
-                if best.count >= limit && best[limit - 1] >= weight { return false }
+                looked += 1
+                if best.count >= limit && best[limit - 1] >= weight {
+                    stopped = true
+                    return false
+                }
                 var popularity = weight
                 if penalty > 1 && index.wordCount(position) > queryWords { popularity /= penalty }
                 if lengthPenalty > 1 {
@@ -295,7 +305,20 @@ struct FuzzyMatcher {
             }
             // The first `limit` of `pulled` stably sorted by popularity, descending (re-ranked), or as pulled.
             top.removeAll(keepingCapacity: true)
-            if reranks {
+            if twoParts && !stopped && looked == depth {
+                pullInTwoParts(
+                    ranges, limit: limit, penalty: penalty, heap: &heap, pulled: &pulled, best: &best, top: &top,
+                    skip: { exactRange.contains($0) || !filter.allowed($0) || Self.contains(wholeRanges, $0) }
+                ) { position, rangeIndex in
+                    var popularity = index.weight(at: position)
+                    if !index.oneWord.contains(position) { popularity /= penalty }
+                    if lengthPenalty > 1 {
+                        let extra = index.keyLength(position) - depths[rangeIndex]
+                        if extra > 0 { popularity /= Self.power(lengthPenalty, extra) }
+                    }
+                    return FuzzyScratch.Pulled(position: position, depth: depths[rangeIndex], popularity: popularity)
+                }
+            } else if reranks {
                 for completion in pulled {
                     Self.insert(completion, into: &top, limit: limit) { $0.popularity > $1.popularity }
                 }
@@ -420,6 +443,56 @@ struct FuzzyMatcher {
     /// Inserts `element` into `top` (at most `limit`, ordered by `precedes`) after every element it does not
     /// precede: inserting a sequence's elements in turn leaves the first `limit` of its stable sort.
     @inline(__always)
+    /// A tier's completions for a one-word query, in `top`: the first `limit` keys of `ranges` (minus `skip`) by
+    /// `popularity`, ties by popularity rank, where `popularity` is at most a key's weight, and at most its weight
+    /// divided by `penalty` for a key of more than one word. The same list as pulling every key by weight until none
+    /// left could beat the `limit`-th (the general pull), without pulling the phrases that cannot: the one-word keys
+    /// come from ``OneWordKeys`` (bounded by their weight), then the phrases by weight while one could still enter
+    /// the list (bounded by their weight over `penalty`). Each part at most 64 × limit deep.
+    func pullInTwoParts(
+        _ ranges: [Range<Int>], limit: Int, penalty: Double, heap: inout [RangeMaximum],
+        pulled: inout [FuzzyScratch.Pulled], best: inout [Double], top: inout [FuzzyScratch.Pulled],
+        skip: (Int) -> Bool, popularity: (_ position: Int, _ rangeIndex: Int) -> FuzzyScratch.Pulled
+    ) {
+        pulled.removeAll(keepingCapacity: true)
+        best.removeAll(keepingCapacity: true)  // the best `limit` popularities, descending
+        func keep(_ completion: FuzzyScratch.Pulled) {
+            pulled.append(completion)
+            var slot = best.count
+            best.append(completion.popularity)
+            while slot > 0 && best[slot - 1] < completion.popularity {
+                best[slot] = best[slot - 1]
+                slot -= 1
+            }
+            best[slot] = completion.popularity
+            if best.count > limit { best.removeLast() }
+        }
+        let index = self.index
+        let oneWord = index.oneWord
+        index.forEachOneWordHeaviestWhile(
+            in: ranges, oneWord: oneWord, limit: limit * 64, heap: &heap, skip: { _ in false }
+        ) { position, rangeIndex in
+            if best.count >= limit && best[limit - 1] >= index.weight(at: position) { return false }
+            if !skip(position) { keep(popularity(position, rangeIndex)) }
+            return true
+        }
+        // Every key is looked at in order of weight (a one-word key or a skipped one too), so that the pull stops at
+        // the first whose weight as a phrase could not beat the `limit`-th.
+        index.forEachHeaviestWhile(in: ranges, limit: limit * 64, heap: &heap, skip: { _ in false }) {
+            position, rangeIndex in
+            if best.count >= limit && best[limit - 1] >= index.weight(at: position) / penalty { return false }
+            if !oneWord.contains(position) && !skip(position) { keep(popularity(position, rangeIndex)) }
+            return true
+        }
+        top.removeAll(keepingCapacity: true)
+        for completion in pulled {
+            Self.insert(completion, into: &top, limit: limit) {
+                $0.popularity != $1.popularity
+                    ? $0.popularity > $1.popularity : index.rank($0.position) < index.rank($1.position)
+            }
+        }
+    }
+
     static func insert<T>(_ element: T, into top: inout [T], limit: Int, by precedes: (T, T) -> Bool) {
         var slot = top.count
         while slot > 0 && precedes(element, top[slot - 1]) { slot -= 1 }

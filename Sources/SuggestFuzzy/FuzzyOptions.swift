@@ -88,6 +88,10 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// id in front), for finding which step a slow keystroke spent its time in. Off by default: the clock reads cost
     /// about 0.2 µs a keystroke.
     public var profile: Bool = false
+    /// For one-word queries, pull a tier's completions in two parts, one-word keys then phrases (see
+    /// `FuzzyMatcher.pullInTwoParts`), when a short pull by weight alone does not settle the list. The lists are the
+    /// same either way; off (for tests), every tier pulls by weight alone.
+    var pullsInTwoParts: Bool = true
 
     public init() {}
 

@@ -11,4 +11,12 @@ extension PrefixIndex {
             try keyBytes.withUnsafeBufferPointer { bytes in try body(offsets, bytes) }
         }
     }
+
+    /// Calls `body` with the popularity ranks of the sorted positions (0 = the most popular; each rank once), for
+    /// matchers that compare many of them in a hot loop; the pointer is valid only inside `body`.
+    public func withUnsafeRanks<Result>(_ body: (_ ranks: UnsafeBufferPointer<UInt32>) throws -> Result) rethrows
+        -> Result
+    {
+        try prefixRanks.values.withUnsafeBufferPointer { try body($0) }
+    }
 }
