@@ -51,32 +51,43 @@ extension FuzzyIndex {
         skip: (Int) -> Bool,
         _ body: (Int, Int) -> Bool
     ) {
+        RangeMaximum.forEachBestWhile(
+            in: ranges, limit: limit, heap: &heap, best: { argmax($0..<$1) }, rank: { rank($0) }, skip: skip, body)
+    }
+}
+
+extension RangeMaximum {
+    /// The positions of the union of disjoint `ranges` in order of `rank` (smallest first), at most `limit` of them
+    /// not skipped, each given to `body(position, rangeIndex)` until it returns false: `best(lo, hi)` is the
+    /// position of smallest rank in `lo..<hi` that may be given (-1 for none); each one given splits its range in
+    /// two. `heap` is the working memory (emptied first).
+    @inline(__always)
+    static func forEachBestWhile(
+        in ranges: [Range<Int>],
+        limit: Int,
+        heap: inout [RangeMaximum],
+        best: (Int, Int) -> Int,
+        rank: (Int) -> Int,
+        skip: (Int) -> Bool,
+        _ body: (Int, Int) -> Bool
+    ) {
         heap.removeAll(keepingCapacity: true)
         guard limit > 0 else { return }
-        for (k, range) in ranges.enumerated() where !range.isEmpty {
-            let p = argmax(range)
-            RangeMaximum.push(
-                RangeMaximum(rank: rank(p), position: p, lo: range.lowerBound, hi: range.upperBound, piece: k),
-                into: &heap)
+        @inline(__always) func push(_ lo: Int, _ hi: Int, _ piece: Int) {
+            guard lo < hi else { return }
+            let p = best(lo, hi)
+            guard p >= 0 else { return }
+            Self.push(RangeMaximum(rank: rank(p), position: p, lo: lo, hi: hi, piece: piece), into: &heap)
         }
+        for (k, range) in ranges.enumerated() { push(range.lowerBound, range.upperBound, k) }
         var emitted = 0
-        while emitted < limit, let top = RangeMaximum.popMax(&heap) {
+        while emitted < limit, let top = Self.popMax(&heap) {
             if !skip(top.position) {
                 if !body(top.position, top.piece) { return }
                 emitted += 1
             }
-            if top.lo < top.position {
-                let p = argmax(top.lo..<top.position)
-                RangeMaximum.push(
-                    RangeMaximum(rank: rank(p), position: p, lo: top.lo, hi: top.position, piece: top.piece),
-                    into: &heap)
-            }
-            if top.position + 1 < top.hi {
-                let p = argmax((top.position + 1)..<top.hi)
-                RangeMaximum.push(
-                    RangeMaximum(rank: rank(p), position: p, lo: top.position + 1, hi: top.hi, piece: top.piece),
-                    into: &heap)
-            }
+            push(top.lo, top.position, top.piece)
+            push(top.position + 1, top.hi, top.piece)
         }
     }
 }

@@ -148,25 +148,10 @@ extension FuzzyIndex {
         skip: (Int) -> Bool,
         _ body: (Int, Int) -> Bool
     ) {
-        heap.removeAll(keepingCapacity: true)
-        guard limit > 0 else { return }
         prefixIndex.withUnsafeRanks { ranks in
-            @inline(__always) func push(_ lo: Int, _ hi: Int, _ piece: Int) {
-                let p = oneWord.best(lo, hi, ranks: ranks)
-                guard p >= 0 else { return }
-                RangeMaximum.push(
-                    RangeMaximum(rank: Int(ranks[p]), position: p, lo: lo, hi: hi, piece: piece), into: &heap)
-            }
-            for (k, range) in ranges.enumerated() { push(range.lowerBound, range.upperBound, k) }
-            var emitted = 0
-            while emitted < limit, let top = RangeMaximum.popMax(&heap) {
-                if !skip(top.position) {
-                    if !body(top.position, top.piece) { return }
-                    emitted += 1
-                }
-                push(top.lo, top.position, top.piece)
-                push(top.position + 1, top.hi, top.piece)
-            }
+            RangeMaximum.forEachBestWhile(
+                in: ranges, limit: limit, heap: &heap, best: { oneWord.best($0, $1, ranks: ranks) },
+                rank: { Int(ranks[$0]) }, skip: skip, body)
         }
     }
 }
