@@ -33,10 +33,9 @@ extension FuzzyMatcher {
             // An entry a step above offered already: kept once, in the better tier.
             let earlier = candidates[0..<offered].firstIndex { $0.title == title }
             if let earlier, candidates[earlier].tier <= hit.tier { continue }
-            let ranges =
-                hit.tier == .wordPrefix && hit.typos == 0
-                ? scratch.everyWordRanges.match(query, in: title, keyOffset: Int(hit.keyOffset), keyLength: keyLength)
-                : scratch.everyWordRanges.everyWord(query, in: title, typos: hit.typos > 0)
+            let ranges = scratch.everyWordRanges.of(
+                query, in: title, tier: hit.tier, typos: Int(hit.typos), keyOffset: Int(hit.keyOffset),
+                keyLength: keyLength)
             let match = SuggestionCandidate(
                 title: title, matchedRanges: ranges, tier: hit.tier, typos: Int(hit.typos),
                 popularity: dictionary.weight(at: entry))

@@ -284,22 +284,14 @@ struct FuzzyMatcher {
                     stopped = true
                     return false
                 }
-                var popularity = weight
-                if penalty > 1 && index.wordCount(position) > queryWords { popularity /= penalty }
-                if lengthPenalty > 1 {
-                    let extra = index.keyLength(position) - depths[rangeIndex]
-                    if extra > 0 { popularity /= Self.power(lengthPenalty, extra) }
-                }
-                pulled.append(FuzzyScratch.Pulled(position: position, depth: depths[rangeIndex], popularity: popularity))
+                let completion = Self.completion(
+                    index, position, matched: depths[rangeIndex],
+                    isPhrase: penalty > 1 && index.wordCount(position) > queryWords, phrasePenalty: penalty,
+                    lengthPenalty: lengthPenalty)
                 if reranks {
-                    var slot = best.count
-                    best.append(popularity)
-                    while slot > 0 && best[slot - 1] < popularity {
-                        best[slot] = best[slot - 1]
-                        slot -= 1
-                    }
-                    best[slot] = popularity
-                    if best.count > limit { best.removeLast() }
+                    Self.keep(completion, limit: limit, pulled: &pulled, best: &best)
+                } else {
+                    pulled.append(completion)
                 }
                 return true
             }
@@ -310,13 +302,9 @@ struct FuzzyMatcher {
                     ranges, limit: limit, penalty: penalty, heap: &heap, pulled: &pulled, best: &best, top: &top,
                     skip: { exactRange.contains($0) || !filter.allowed($0) || Self.contains(wholeRanges, $0) }
                 ) { position, rangeIndex in
-                    var popularity = index.weight(at: position)
-                    if !index.oneWord.contains(position) { popularity /= penalty }
-                    if lengthPenalty > 1 {
-                        let extra = index.keyLength(position) - depths[rangeIndex]
-                        if extra > 0 { popularity /= Self.power(lengthPenalty, extra) }
-                    }
-                    return FuzzyScratch.Pulled(position: position, depth: depths[rangeIndex], popularity: popularity)
+                    Self.completion(
+                        index, position, matched: depths[rangeIndex], isPhrase: !index.oneWord.contains(position),
+                        phrasePenalty: penalty, lengthPenalty: lengthPenalty)
                 }
             } else if reranks {
                 for completion in pulled {
@@ -440,9 +428,6 @@ struct FuzzyMatcher {
         return buffers
     }
 
-    /// Inserts `element` into `top` (at most `limit`, ordered by `precedes`) after every element it does not
-    /// precede: inserting a sequence's elements in turn leaves the first `limit` of its stable sort.
-    @inline(__always)
     /// A tier's completions for a one-word query, in `top`: the first `limit` keys of `ranges` (minus `skip`) by
     /// `popularity`, ties by popularity rank, where `popularity` is at most a key's weight, and at most its weight
     /// divided by `penalty` for a key of more than one word. The same list as pulling every key by weight until none
@@ -456,24 +441,15 @@ struct FuzzyMatcher {
     ) {
         pulled.removeAll(keepingCapacity: true)
         best.removeAll(keepingCapacity: true)  // the best `limit` popularities, descending
-        func keep(_ completion: FuzzyScratch.Pulled) {
-            pulled.append(completion)
-            var slot = best.count
-            best.append(completion.popularity)
-            while slot > 0 && best[slot - 1] < completion.popularity {
-                best[slot] = best[slot - 1]
-                slot -= 1
-            }
-            best[slot] = completion.popularity
-            if best.count > limit { best.removeLast() }
-        }
         let index = self.index
         let oneWord = index.oneWord
         index.forEachOneWordHeaviestWhile(
             in: ranges, oneWord: oneWord, limit: limit * 64, heap: &heap, skip: { _ in false }
         ) { position, rangeIndex in
             if best.count >= limit && best[limit - 1] >= index.weight(at: position) { return false }
-            if !skip(position) { keep(popularity(position, rangeIndex)) }
+            if !skip(position) {
+                Self.keep(popularity(position, rangeIndex), limit: limit, pulled: &pulled, best: &best)
+            }
             return true
         }
         // Every key is looked at in order of weight (a one-word key or a skipped one too), so that the pull stops at
@@ -481,7 +457,9 @@ struct FuzzyMatcher {
         index.forEachHeaviestWhile(in: ranges, limit: limit * 64, heap: &heap, skip: { _ in false }) {
             position, rangeIndex in
             if best.count >= limit && best[limit - 1] >= index.weight(at: position) / penalty { return false }
-            if !oneWord.contains(position) && !skip(position) { keep(popularity(position, rangeIndex)) }
+            if !oneWord.contains(position) && !skip(position) {
+                Self.keep(popularity(position, rangeIndex), limit: limit, pulled: &pulled, best: &best)
+            }
             return true
         }
         top.removeAll(keepingCapacity: true)
@@ -493,6 +471,41 @@ struct FuzzyMatcher {
         }
     }
 
+    /// Adds `completion` to `pulled`, and its popularity to `best` (the best `limit` so far, descending).
+    @inline(__always)
+    static func keep(
+        _ completion: FuzzyScratch.Pulled, limit: Int, pulled: inout [FuzzyScratch.Pulled], best: inout [Double]
+    ) {
+        pulled.append(completion)
+        var slot = best.count
+        best.append(completion.popularity)
+        while slot > 0 && best[slot - 1] < completion.popularity {
+            best[slot] = best[slot - 1]
+            slot -= 1
+        }
+        best[slot] = completion.popularity
+        if best.count > limit { best.removeLast() }
+    }
+
+    /// A completion's popularity in a tier: its weight, ÷ `phrasePenalty` for a phrase (`isPhrase`: a key of more
+    /// words than the query), ÷ `lengthPenalty` for each byte it adds beyond the `matched` prefix.
+    @inline(__always)
+    static func completion(
+        _ index: FuzzyIndex, _ position: Int, matched: Int, isPhrase: Bool, phrasePenalty: Double,
+        lengthPenalty: Double
+    ) -> FuzzyScratch.Pulled {
+        var popularity = index.weight(at: position)
+        if isPhrase { popularity /= phrasePenalty }
+        if lengthPenalty > 1 {
+            let extra = index.keyLength(position) - matched
+            if extra > 0 { popularity /= power(lengthPenalty, extra) }
+        }
+        return FuzzyScratch.Pulled(position: position, depth: matched, popularity: popularity)
+    }
+
+    /// Inserts `element` into `top` (at most `limit`, ordered by `precedes`) after every element it does not
+    /// precede: inserting a sequence's elements in turn leaves the first `limit` of its stable sort.
+    @inline(__always)
     static func insert<T>(_ element: T, into top: inout [T], limit: Int, by precedes: (T, T) -> Bool) {
         var slot = top.count
         while slot > 0 && precedes(element, top[slot - 1]) { slot -= 1 }

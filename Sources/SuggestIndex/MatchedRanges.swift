@@ -38,6 +38,17 @@ public struct MatchedRanges: Sendable {
         return fresh
     }
 
+    /// The ranges of one of the prefix index's matches in its `title`: those of ``match(_:in:keyOffset:keyLength:)``
+    /// for an exact, prefix or word-prefix match without typos (the query's key at `keyOffset` of the title's key),
+    /// those of ``everyWord(_:in:typos:)`` for the others.
+    public mutating func of(
+        _ query: PreparedQuery, in title: String, tier: MatchTier, typos: Int, keyOffset: Int, keyLength: Int
+    ) -> [Range<Int>] {
+        tier == .wordsInOrder || tier == .wordsAnyOrder || typos > 0
+            ? everyWord(query, in: title, typos: typos > 0)
+            : match(query, in: title, keyOffset: keyOffset, keyLength: keyLength)
+    }
+
     /// The ranges of an exact, prefix or word-prefix match whose query key (`keyLength` bytes: the query's words
     /// joined by one space) starts at `keyOffset` of the title's canonical key: one range per matched word.
     public mutating func match(

@@ -181,7 +181,7 @@ extension PrefixIndex {
         }
         @inline(__always) func offered(_ position: Int) -> Bool {
             guard visible(position) else { return false }
-            guard twins[position >> 6] & (1 << UInt64(position & 63)) != 0 else { return true }
+            guard Self.hasTwin(twins, position) else { return true }
             return !Self.shadowedTwin(
                 position, ranks: ranks, keyBytes: keyBytes, keyOffsets: keyOffsets, visible: visible)
         }
@@ -250,7 +250,10 @@ extension PrefixIndex {
             let sorted = Int(infixPositions[position])
             let entry = order[sorted]
             guard visible(sorted) else { return false }
-            for h in hits where h.entry == entry || (hasTwin(sorted) && sameKey(Int(h.sortedPosition), sorted)) {
+            for h in hits
+            where h.entry == entry
+                || (Self.hasTwin(twins, sorted) && Self.sameKey(keyBytes, keyOffsets, Int(h.sortedPosition), sorted))
+            {
                 return false
             }
             var hit = Hit(entry: entry, tier: .wordPrefix, keyOffset: infixOffsets[position])
@@ -348,7 +351,7 @@ extension PrefixIndex {
         func check(_ sorted: Int, _ counts: UnsafeMutablePointer<(matches: Int, checks: Int)>) -> Bool {
             guard offered(sorted) else { return false }
             let entry = order[sorted]
-            let twin = twins[sorted >> 6] & (1 << UInt64(sorted & 63)) != 0
+            let twin = Self.hasTwin(twins, sorted)
             for h in hits
             where h.entry == entry
                 || (twin && Self.sameKey(keyBytes, keyOffsets, Int(h.sortedPosition), sorted))

@@ -99,7 +99,11 @@ public struct PrefixIndex: Sendable {
 
     /// Whether the key at sorted position `p` equals a neighbour's (see ``twins``).
     @inlinable
-    func hasTwin(_ p: Int) -> Bool { twins[p >> 6] & (1 << UInt64(p & 63)) != 0 }
+    func hasTwin(_ p: Int) -> Bool { Self.hasTwin(twins, p) }
+
+    /// ``hasTwin(_:)`` on the twin bits (for callers that must not copy the index: closures).
+    @inlinable @inline(__always)
+    static func hasTwin(_ twins: [UInt64], _ p: Int) -> Bool { twins[p >> 6] & (1 << UInt64(p & 63)) != 0 }
 
     @usableFromInline
     func shadowedTwin(_ position: Int, visible: (Int) -> Bool) -> Bool {
@@ -147,12 +151,7 @@ public struct PrefixIndex: Sendable {
         let la = Int(keyOffsets[a + 1]) - sa
         let sb = Int(keyOffsets[b])
         guard la == Int(keyOffsets[b + 1]) - sb else { return false }
-        var i = 0
-        while i < la {
-            if keyBytes[sa + i] != keyBytes[sb + i] { return false }
-            i += 1
-        }
-        return true
+        return keyBytes.withUnsafeBytes { bytesEqual($0, sa, sb, la) }
     }
 
     /// The twin bits of sorted keys (see ``twins``).

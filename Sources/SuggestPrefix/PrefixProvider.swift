@@ -151,11 +151,9 @@ public final class PrefixProvider: ConfigurableProvider {
             into: &scratch.matches)
         let queryLength = IndexKey.length(of: request.query)
         for match in scratch.matches {
-            let ranges =
-                match.tier == .wordsInOrder || match.tier == .wordsAnyOrder || match.typos > 0
-                ? scratch.ranges.everyWord(request.query, in: match.text, typos: match.typos > 0)
-                : scratch.ranges.match(
-                    request.query, in: match.text, keyOffset: match.keyOffset, keyLength: queryLength)
+            let ranges = scratch.ranges.of(
+                request.query, in: match.text, tier: match.tier, typos: match.typos, keyOffset: match.keyOffset,
+                keyLength: queryLength)
             output.append(
                 SuggestionCandidate(
                     title: match.text, matchedRanges: ranges, tier: match.tier, typos: match.typos,
