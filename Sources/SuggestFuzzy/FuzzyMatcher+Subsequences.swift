@@ -2,10 +2,11 @@ import SuggestCore
 import SuggestIndex
 
 extension FuzzyMatcher {
-    /// Abbreviations and subsequences of the query (fzf-style).
+    /// Abbreviations and subsequences of the query (fzf-style). `spelt`: the typo walk found a full list with a
+    /// budget smaller than the query's (its typo tiers would fill the list): the query reads as a word being spelt.
     mutating func subsequences(
         _ trimmed: [UInt8], query: PreparedQuery, previous: FuzzyState?, pieces: [TypoHit], exactRange: Range<Int>,
-        limit: Int, _ filter: PositionFilter
+        limit: Int, spelt: Bool = false, _ filter: PositionFilter
     ) {
         let scorer = SubsequenceScorer(query: trimmed, original: query.text, smartCase: options.smartCase)
         let patternLength = UTF8Scalars.count(scorer.pattern)
@@ -19,7 +20,7 @@ extension FuzzyMatcher {
         for candidate in candidates where candidate.tier != .exact && candidate.tier != .prefix { typoCandidates += 1 }
         scanSubsequences(
             scorer, previous: previous, pieces: pieces, exactRange: exactRange, limit: limit,
-            spelling: options.spellingGuard && typoCandidates >= limit, filter)
+            spelling: options.spellingGuard && (spelt || typoCandidates >= limit), filter)
     }
 
     /// Finds the keys the pattern abbreviates (among those starting with its first character, or among the previous
@@ -67,7 +68,18 @@ extension FuzzyMatcher {
             let maskPointer = maskBuffer.baseAddress!
             let patternBytes = patternBuffer.baseAddress!
             let patternCount = patternBuffer.count
-            // Returns the fzf score when the key at `position` is abbreviated by the pattern.
+            var piece = 0
+            // Keys offered already with at most the typo budget, exact matches and other scopes are not repeated;
+            // asked in ascending positions (the pieces are passed once).
+            @inline(__always) func excluded(_ position: Int) -> Bool {
+                while piece < pieces.count && Int(pieces[piece].hi) <= position { piece += 1 }
+                if piece < pieces.count && Int(pieces[piece].lo) <= position { return true }
+                return exactRange.contains(position) || !filter.allowed(position)
+            }
+            // Returns the fzf score when the key at `position` is abbreviated by the pattern (`unscored` when it is
+            // not to be ranked: excluded, or it cannot enter the top `limit`); positions ascend from call to call.
+            // An excluded key is still a survivor, but it is not scored: a pattern that the typo tiers answer
+            // already ("ptho": every "python-…" name) no longer scores thousands of keys only to drop them.
             @inline(__always) func match(_ position: Int) -> Int32? {
                 let keyMask = maskPointer[position]
                 if keyMask & mask != mask { return nil }
@@ -84,7 +96,8 @@ extension FuzzyMatcher {
                     if !SubsequenceScorer.abbreviates(patternBytes, patternCount, key.baseAddress!, length) {
                         return nil
                     }
-                    // An abbreviation (a survivor for the next keystroke) that cannot enter the top `limit`.
+                    // An abbreviation (a survivor for the next keystroke) not to be scored.
+                    if excluded(position) { return Self.unscored }
                     if best.count >= limit, let weakest = best.first,
                         weights[index.entry(at: position)] * bestBoost < weakest.popularity
                     {
@@ -96,16 +109,13 @@ extension FuzzyMatcher {
                     let range = index.dictionary.textRange(at: index.entry(at: position))
                     if range.count == length { original = UnsafeBufferPointer(rebasing: text[range]) }
                 }
-                return scorer.score(key: key, original: original, positions: nil)
+                guard let score = scorer.score(key: key, original: original, positions: nil) else { return nil }
+                if (needsOriginal || camel) && excluded(position) { return Self.unscored }
+                return score
             }
-            var piece = 0
             @inline(__always) func keep(_ position: Int, _ score: Int32) {
                 survivors.append(Int32(position))
                 if score == Self.unscored { return }
-                // Keys already offered with at most the typo budget, exact matches and other scopes are not repeated.
-                while piece < pieces.count && Int(pieces[piece].hi) <= position { piece += 1 }
-                if piece < pieces.count && Int(pieces[piece].lo) <= position { return }
-                if exactRange.contains(position) || !filter.allowed(position) { return }
                 let popularity = weights[index.entry(at: position)] * Self.boost(score - baseline)
                 let scored = ScoredPosition(popularity: popularity, position: Int32(position))
                 if best.count < limit {

@@ -93,7 +93,11 @@ struct FuzzyMatcher {
         let prefixIndex = index.prefixIndex
 
         // 1. Typo walk (or a plain prefix range for very long queries).
-        var newState = FuzzyState()
+        // What an earlier keystroke found stays valid for narrowing any keystroke that extends its text: a step that
+        // does not run on this keystroke (the prefix matches fill the list, or the list is full before the whole
+        // words) passes its last walk or scan on, so that the next keystroke that needs it narrows instead of walking
+        // afresh. A step that runs replaces its own part.
+        var newState = previous ?? FuzzyState()
         newState.text = scalars
         newState.earlier = FuzzyState.earlier(for: scalars, previous: lastKeystroke)
         // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do: "proto
@@ -101,6 +105,7 @@ struct FuzzyMatcher {
         var typos = options.typos(forLength: queryWords == 1 ? scalars.count : Self.longestWord(query))
         var pieces = Array.take(&scratch.pieces)
         var endings = Array.take(&scratch.endings)
+        var smallerBudget = false
         defer {
             swap(&scratch.pieces, &pieces)
             swap(&scratch.endings, &endings)
@@ -150,10 +155,21 @@ struct FuzzyMatcher {
                 scratch.key.append(contentsOf: trimmed[0...spaceByte])
                 if index.prefixRange(scratch.key).count >= limit { exactPrefix = space }
             }
-            var search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
             var restricted = 0
+            var search: TypoSearch
+            // The walk's matches fill the list without the tier of the full budget (see `smallerBudgetWalk`).
+            if let smaller = smallerBudgetWalk(
+                scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, queryWords: queryWords,
+                previous: previous, limit: limit, pieces: &pieces, filter, tried: &restricted)
+            {
+                search = smaller
+                typos -= 1
+                smallerBudget = true
+            } else {
+                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
+            }
             if exactPrefix > options.exactPrefixLength && search.hits.isEmpty && !search.cut {
-                restricted = search.visited
+                restricted += search.visited
                 scratch.walk = search.takeBuffers()
                 exactPrefix = options.exactPrefixLength
                 search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
@@ -361,7 +377,7 @@ struct FuzzyMatcher {
         // 3. Subsequences.
         if options.subsequence && !prefixFills {
             subsequences(trimmed, query: query, previous: previous, pieces: pieces, exactRange: exactRange,
-                         limit: limit, filter)
+                         limit: limit, spelt: smallerBudget, filter)
         }
         profile?.end(.abbreviations, work: checked)
 
@@ -406,6 +422,43 @@ struct FuzzyMatcher {
         } ?? false
         run(&search, below: narrowing ? previous?.hits : nil)
         return search
+    }
+
+    /// The walk with one typo less than `typos` (2 or more), when its matches hold `limit` keys that may be offered:
+    /// the tier of the full budget would then rank below a full list, and is not needed. Nil otherwise (the nodes visited are added to `tried`), and without trying when the
+    /// previous keystroke's walk with the full budget can be narrowed from. So the walk that cannot be narrowed —
+    /// at the keystroke where the budget grows (``FuzzyOptions/minLengthTwoTypos`` letters), thousands of nodes,
+    /// as every node of the first levels is within two typos — is made only when its tier is shown; and as a longer
+    /// query never has more matches within a budget, a keystroke answers the same narrowed or cold. One-word queries
+    /// without a scope, in prefix mode, with the prefix matches on (they are part of the list). `pieces` is working
+    /// memory.
+    mutating func smallerBudgetWalk(
+        _ scalars: [UInt32], typos: Int, exactPrefix: Int, wholeWord: Bool, queryWords: Int, previous: FuzzyState?,
+        limit: Int, pieces: inout [TypoHit], _ filter: PositionFilter, tried: inout Int
+    ) -> TypoSearch? {
+        guard typos >= 2, !wholeWord, queryWords == 1, filter.scopeIndex == nil, options.prefixMatches else { return nil }
+        if let previous, previous.hits != nil, previous.typos == typos, previous.exactPrefix <= exactPrefix,
+            previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
+        {
+            return nil
+        }
+        var search = walk(scalars, typos: typos - 1, exactPrefix: exactPrefix, wholeWord: false, previous: previous)
+        if !search.cut {
+            FuzzyIndex.disjointPieces(
+                search.hits, extra: nil, into: &pieces, sorted: &scratch.sortedHits, stack: &scratch.stack)
+            // Distinct keys (a twin shadowed by a more popular one is not offered): at most `limit` times the most
+            // twins a key has are looked at.
+            var found = 0
+            for piece in pieces {
+                for position in Int(piece.lo)..<Int(piece.hi) where filter.allowed(position) {
+                    found += 1
+                    if found >= limit { return search }
+                }
+            }
+        }
+        tried += search.visited
+        scratch.walk = search.takeBuffers()
+        return nil
     }
 
     /// Runs `search` below the outermost of `hits` (nothing to walk when there are none), or over the whole trie

@@ -26,6 +26,8 @@ struct FuzzyNarrowingTests {
         ["s", "se", "sep", "sepe", "seper", "sepera", "seperat", "sepera", "seper", "sepe", "sep", "sepa", "separ"],
         ["n", "ne", "new", "new-", "new-y", "new-yo", "new-yor", "new-york", "new-york-", "new-york-t"],
         ["g", "gi", "git", "gith", "githb", "githb-", "githb-x", "githb-", "githb", "gith", "githu", "github"],
+        // Abbreviations of keys the typo tier offers already ("pytho" for "ptho"), kept for the next keystroke.
+        ["p", "pt", "pth", "ptho", "pthon", "ptho", "pth", "pts", "ptst"],
     ])
     func everyKeystrokeAnswersAsACold(_ texts: [String]) {
         let typed = type(texts)
@@ -120,5 +122,32 @@ struct FuzzyNarrowingTests {
         let narrowed = try wrongFirstNodes(try #require(typed))
         #expect(narrowed > 0)
         #expect(narrowed < (try wrongFirstNodes(cold)))
+    }
+}
+
+/// What a step found stays in the state while later keystrokes skip that step, for the next one that runs it.
+struct FuzzyPassedOnStateTests {
+    @Test func aKeystrokeThatSkipsTheWholeWordsPassesOnTheLastOnesFound() throws {
+        // "recievx" finds too few suggestions: the whole words beyond the completion budget are looked for.
+        var matcher = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
+        matcher.run(query: PreparedQuery(SearchQuery(text: "recievx")), limit: 10, previous: nil)
+        let first = try #require(matcher.state)
+        #expect(first.wholeWordHits != nil)
+        #expect(first.wholeWordScalars.count == 7)
+        // With a limit of one the list is full before them ("received", two typos): "recievxd" skips them and passes
+        // the last ones on.
+        var next = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
+        next.run(query: PreparedQuery(SearchQuery(text: "recievxd")), limit: 1, previous: first)
+        let second = try #require(next.state)
+        #expect(second.text.count == 8)
+        #expect(second.wholeWordScalars == first.wholeWordScalars)
+        #expect(second.wholeWordHits?.count == first.wholeWordHits?.count)
+        #expect(second.wholeWordBudget == first.wholeWordBudget)
+        // The keystroke after answers as a cold one.
+        var third = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
+        third.run(query: PreparedQuery(SearchQuery(text: "recievxdz")), limit: 10, previous: second)
+        var cold = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
+        cold.run(query: PreparedQuery(SearchQuery(text: "recievxdz")), limit: 10, previous: nil)
+        #expect(third.candidates == cold.candidates)
     }
 }
