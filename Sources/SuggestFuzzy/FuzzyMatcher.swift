@@ -166,35 +166,32 @@ struct FuzzyMatcher {
                 typos -= 1
                 smallerBudget = true
             } else {
-                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
+                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, previous: previous)
             }
-            if exactPrefix > options.exactPrefixLength && search.hits.isEmpty && !search.cut {
+            // The walk is in prefix mode also when the last word is whole (the text ends with a separator): its
+            // endings are then the matches, and its hits what the next word narrows from ("pyobjc-freamework-",
+            // then "pyobjc-freamework-c").
+            if exactPrefix > options.exactPrefixLength && (wholeWord ? search.endings : search.hits).isEmpty
+                && !search.cut
+            {
                 restricted += search.visited
                 scratch.walk = search.takeBuffers()
                 exactPrefix = options.exactPrefixLength
-                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
+                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, previous: previous)
             }
             visited = restricted + search.visited
             walkCut = search.cut
-            // A walk cut short is not narrowed from: the next keystroke walks afresh. A whole-word walk keeps the
-            // prefix-mode hits it narrowed from, for the next word ("django-" then "django-r").
-            if !wholeWord && !search.cut {
+            // A walk cut short is not narrowed from: the next keystroke walks afresh.
+            if !search.cut {
                 newState.scalars = scalars
                 newState.typos = typos
                 newState.exactPrefix = exactPrefix
                 newState.hits = FuzzyScratch.copy(search.hits)
-            } else if wholeWord && !search.cut, let previous, previous.hits != nil, previous.typos == typos,
-                previous.exactPrefix <= exactPrefix, scalars.starts(with: previous.scalars)
-            {
-                newState.scalars = previous.scalars
-                newState.typos = previous.typos
-                newState.exactPrefix = previous.exactPrefix
-                newState.hits = previous.hits
             }
             FuzzyIndex.disjointPieces(
-                search.hits, extra: continuation.isEmpty ? nil : continuationPiece, into: &pieces,
-                sorted: &scratch.sortedHits, stack: &scratch.stack)
-            endings.append(contentsOf: search.endings)
+                wholeWord ? search.endings : search.hits, extra: continuation.isEmpty ? nil : continuationPiece,
+                into: &pieces, sorted: &scratch.sortedHits, stack: &scratch.stack)
+            if !wholeWord { endings.append(contentsOf: search.endings) }
             scratch.walk = search.takeBuffers()
         }
         state = newState
@@ -399,16 +396,14 @@ struct FuzzyMatcher {
 
     /// The main typo walk (step 1) with `exactPrefix` leading scalars kept exact, below the previous keystroke's hits
     /// when this query extends that one with the same budget and a walk at least as free (its hits then hold every
-    /// node this walk can reach); in the scratch's walk buffers.
-    mutating func walk(
-        _ scalars: [UInt32], typos: Int, exactPrefix: Int, wholeWord: Bool, previous: FuzzyState?
-    ) -> TypoSearch {
+    /// node this walk can reach); in the scratch's walk buffers. In prefix mode: its endings are the whole words.
+    mutating func walk(_ scalars: [UInt32], typos: Int, exactPrefix: Int, previous: FuzzyState?) -> TypoSearch {
         var search = TypoSearch(
             index: index,
             query: scalars,
             maxTypos: typos,
             transpositions: options.transpositions,
-            wholeWord: wholeWord,
+            wholeWord: false,
             exactPrefix: exactPrefix,
             // While typing the first letter stays (checking every other first letter costs the most); the first two
             // swapped are one typo. Wrong first letters are for whole words, below.
@@ -425,8 +420,9 @@ struct FuzzyMatcher {
     }
 
     /// The walk with one typo less than `typos` (2 or more), when its matches hold `limit` keys that may be offered:
-    /// the tier of the full budget would then rank below a full list, and is not needed. Nil otherwise (the nodes visited are added to `tried`), and without trying when the
-    /// previous keystroke's walk with the full budget can be narrowed from. So the walk that cannot be narrowed —
+    /// the tier of the full budget would then rank below a full list, and is not needed. Nil otherwise (the nodes
+    /// visited are added to `tried`), and without trying when the previous keystroke's walk with the full budget can
+    /// be narrowed from. So the walk that cannot be narrowed —
     /// at the keystroke where the budget grows (``FuzzyOptions/minLengthTwoTypos`` letters), thousands of nodes,
     /// as every node of the first levels is within two typos — is made only when its tier is shown; and as a longer
     /// query never has more matches within a budget, a keystroke answers the same narrowed or cold. One-word queries
@@ -442,7 +438,7 @@ struct FuzzyMatcher {
         {
             return nil
         }
-        var search = walk(scalars, typos: typos - 1, exactPrefix: exactPrefix, wholeWord: false, previous: previous)
+        var search = walk(scalars, typos: typos - 1, exactPrefix: exactPrefix, previous: previous)
         if !search.cut {
             FuzzyIndex.disjointPieces(
                 search.hits, extra: nil, into: &pieces, sorted: &scratch.sortedHits, stack: &scratch.stack)
