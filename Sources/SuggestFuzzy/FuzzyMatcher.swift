@@ -166,7 +166,7 @@ struct FuzzyMatcher {
                 typos -= 1
                 smallerBudget = true
             } else {
-                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, previous: previous)
+                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
             }
             // The walk is in prefix mode also when the last word is whole (the text ends with a separator): its
             // endings are then the matches, and its hits what the next word narrows from ("pyobjc-freamework-",
@@ -177,7 +177,7 @@ struct FuzzyMatcher {
                 restricted += search.visited
                 scratch.walk = search.takeBuffers()
                 exactPrefix = options.exactPrefixLength
-                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, previous: previous)
+                search = walk(scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, previous: previous)
             }
             visited = restricted + search.visited
             walkCut = search.cut
@@ -188,10 +188,18 @@ struct FuzzyMatcher {
                 newState.exactPrefix = exactPrefix
                 newState.hits = FuzzyScratch.copy(search.hits)
             }
-            FuzzyIndex.disjointPieces(
-                wholeWord ? search.endings : search.hits, extra: continuation.isEmpty ? nil : continuationPiece,
-                into: &pieces, sorted: &scratch.sortedHits, stack: &scratch.stack)
-            if !wholeWord { endings.append(contentsOf: search.endings) }
+            if wholeWord {
+                // The whole words within the budget, and the keys that go on with another word after a corrected
+                // one ("annnotated-" → "annotated-types"), as `continuation` does for the words typed right.
+                FuzzyIndex.disjointPieces(
+                    search.endings, extra: continuation.isEmpty ? nil : continuationPiece, into: &pieces,
+                    sorted: &scratch.sortedHits, stack: &scratch.stack)
+            } else {
+                FuzzyIndex.disjointPieces(
+                    search.hits, extra: continuation.isEmpty ? nil : continuationPiece, into: &pieces,
+                    sorted: &scratch.sortedHits, stack: &scratch.stack)
+                endings.append(contentsOf: search.endings)
+            }
             scratch.walk = search.takeBuffers()
         }
         state = newState
@@ -396,8 +404,11 @@ struct FuzzyMatcher {
 
     /// The main typo walk (step 1) with `exactPrefix` leading scalars kept exact, below the previous keystroke's hits
     /// when this query extends that one with the same budget and a walk at least as free (its hits then hold every
-    /// node this walk can reach); in the scratch's walk buffers. In prefix mode: its endings are the whole words.
-    mutating func walk(_ scalars: [UInt32], typos: Int, exactPrefix: Int, previous: FuzzyState?) -> TypoSearch {
+    /// node this walk can reach); in the scratch's walk buffers. In prefix mode: its endings are the whole words, and
+    /// with `wholeWord` (the last word is whole) also the keys that go on with another word after one.
+    mutating func walk(
+        _ scalars: [UInt32], typos: Int, exactPrefix: Int, wholeWord: Bool = false, previous: FuzzyState?
+    ) -> TypoSearch {
         var search = TypoSearch(
             index: index,
             query: scalars,
@@ -411,6 +422,7 @@ struct FuzzyMatcher {
             buffers: takeWalkBuffers()
         )
         search.nodeBudget = walkBudget
+        search.wordContinuations = wholeWord
         let narrowing = previous.map {
             $0.typos == typos && $0.exactPrefix <= exactPrefix && $0.scalars.count <= scalars.count
                 && scalars.starts(with: $0.scalars)
@@ -432,7 +444,9 @@ struct FuzzyMatcher {
         _ scalars: [UInt32], typos: Int, exactPrefix: Int, wholeWord: Bool, queryWords: Int, previous: FuzzyState?,
         limit: Int, pieces: inout [TypoHit], _ filter: PositionFilter, tried: inout Int
     ) -> TypoSearch? {
-        guard typos >= 2, !wholeWord, queryWords == 1, filter.scopeIndex == nil, options.prefixMatches else { return nil }
+        guard typos >= 2, !wholeWord, queryWords == 1, filter.scopeIndex == nil, options.prefixMatches else {
+            return nil
+        }
         if let previous, previous.hits != nil, previous.typos == typos, previous.exactPrefix <= exactPrefix,
             previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
         {

@@ -42,6 +42,9 @@ struct TypoSearch {
     var hits: [TypoHit] = []
     /// In prefix mode, the keys that end at a node within the budget (whole-word matches), by node.
     var endings: [TypoHit] = []
+    /// In prefix mode, also list as `endings` the keys that go on with another word at a node within the budget
+    /// ("annotated types" below "annotated" for "annnotated"): for a query whose last word is whole.
+    var wordContinuations = false
     /// Trie nodes visited (for diagnostics and the benchmark).
     var visited = 0
     /// The most nodes to visit (`Int.max`: no ceiling); past it the walk stops and `cut` is set.
@@ -225,6 +228,12 @@ struct TypoSearch {
                 }
                 if ending > 0 {
                     endings.append(TypoHit(lo: Int32(lo), hi: Int32(lo + ending), typos: dm, depth: Int32(byteDepth)))
+                }
+                // The keys that go on with another word here (a space sorts before every other byte of a key, so
+                // they come right after the keys that end here).
+                if wordContinuations && lo + ending < hi && byte(lo + ending, byteDepth) == 0x20 {
+                    let end = childEnd(lo + ending, hi, byteDepth)
+                    endings.append(TypoHit(lo: Int32(lo + ending), hi: Int32(end), typos: dm, depth: Int32(byteDepth)))
                 }
             }
         }

@@ -24,4 +24,39 @@ struct FuzzyWholeWordPrefixTests {
             #expect(byTier[.prefix] == ["django-rest-framework", "django-filter"], "\(text)")
         }
     }
+
+    @Test func aTrailingSeparatorAfterAMisspeltWordOffersTheKeysThatGoOnAfterItsCorrection() throws {
+        let dictionary = WeightedDictionary(entries: [
+            ("annotated", 10, nil), ("annotated-types", 90, nil), ("annotated-doc", 80, nil),
+            ("annotatedyaml", 70, nil), ("annotate", 60, nil), ("django-filter", 50, nil),
+        ])
+        let provider = try FuzzyProvider(index: FuzzyIndex(PrefixIndex(dictionary: dictionary)))
+        for text in ["annnotated-", "annotaetd ", "annnotated_"] {
+            var output = ProviderOutput()
+            try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: text)), limit: 10), into: &output)
+            let byTier = Dictionary(grouping: output.candidates, by: \.tier).mapValues { Set($0.map(\.title)) }
+            // The corrected word, and the keys that go on with another word after it; not those that go on with
+            // letters ("annotatedyaml"), as for a word typed right.
+            #expect(byTier[.oneTypo] == ["annotated", "annotated-types", "annotated-doc"], "\(text)")
+            let types = try #require(output.candidates.first { $0.title == "annotated-types" })
+            #expect(types.typos == 1)
+            #expect(types.matchedRanges == [0..<9], "\(text)")
+        }
+        // The next word narrows from that walk and answers as a cold query.
+        var previous: (any Sendable)? = nil
+        var typed: [SuggestionCandidate] = []
+        for text in ["annnotated", "annnotated-", "annnotated-t"] {
+            var output = ProviderOutput()
+            try provider.suggest(
+                SuggestionRequest(query: PreparedQuery(SearchQuery(text: text)), limit: 10, previousState: previous),
+                into: &output)
+            previous = output.state
+            typed = output.candidates
+        }
+        var cold = ProviderOutput()
+        try provider.suggest(
+            SuggestionRequest(query: PreparedQuery(SearchQuery(text: "annnotated-t")), limit: 10), into: &cold)
+        #expect(typed == cold.candidates)
+        #expect(typed.first?.title == "annotated-types")
+    }
 }
