@@ -757,7 +757,12 @@ struct UsersDatabaseReplicaProcessTests {
         #expect(
             failedKeystrokes.isEmpty,
             "\(failedKeystrokes.prefix(3)); \(pausedAt); replicas' standard error: \(replicas.map { $0.standardError.suffix(2_000) })")
-        #expect(all.allSatisfy { ($0.status == 200 && $0.stored == true) || ($0.status == 202 && $0.stored == false) })
+        let unexpected = all.filter {
+            !(($0.status == 200 && $0.stored == true) || ($0.status == 202 && $0.stored == false))
+        }
+        #expect(
+            unexpected.isEmpty,
+            "\(unexpected.count) of \(all.count) submits: \(unexpected.prefix(5)); \(pausedAt); begin \(begin)")
         // Submitted and answered while the database was paused: never stored:true (its commit could not happen).
         let paused = try #require(tally.paused.withLock { $0 })
         let duringPause = all.filter { $0.start > paused.start && $0.end < paused.end }
