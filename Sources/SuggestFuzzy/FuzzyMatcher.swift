@@ -188,18 +188,13 @@ struct FuzzyMatcher {
                 newState.exactPrefix = exactPrefix
                 newState.hits = FuzzyScratch.copy(search.hits)
             }
-            if wholeWord {
-                // The whole words within the budget, and the keys that go on with another word after a corrected
-                // one ("annnotated-" → "annotated-types"), as `continuation` does for the words typed right.
-                FuzzyIndex.disjointPieces(
-                    search.endings, extra: continuation.isEmpty ? nil : continuationPiece, into: &pieces,
-                    sorted: &scratch.sortedHits, stack: &scratch.stack)
-            } else {
-                FuzzyIndex.disjointPieces(
-                    search.hits, extra: continuation.isEmpty ? nil : continuationPiece, into: &pieces,
-                    sorted: &scratch.sortedHits, stack: &scratch.stack)
-                endings.append(contentsOf: search.endings)
-            }
+            // With the last word whole, the matches are the walk's endings: the whole words within the budget, and
+            // the keys that go on with another word after a corrected one ("annnotated-" → "annotated-types"), as
+            // `continuation` does for the words typed right.
+            FuzzyIndex.disjointPieces(
+                wholeWord ? search.endings : search.hits, extra: continuation.isEmpty ? nil : continuationPiece,
+                into: &pieces, sorted: &scratch.sortedHits, stack: &scratch.stack)
+            if !wholeWord { endings.append(contentsOf: search.endings) }
             scratch.walk = search.takeBuffers()
         }
         state = newState
@@ -423,10 +418,7 @@ struct FuzzyMatcher {
         )
         search.nodeBudget = walkBudget
         search.wordContinuations = wholeWord
-        let narrowing = previous.map {
-            $0.typos == typos && $0.exactPrefix <= exactPrefix && $0.scalars.count <= scalars.count
-                && scalars.starts(with: $0.scalars)
-        } ?? false
+        let narrowing = previous?.narrows(scalars, typos: typos, exactPrefix: exactPrefix) ?? false
         run(&search, below: narrowing ? previous?.hits : nil)
         return search
     }
@@ -434,12 +426,11 @@ struct FuzzyMatcher {
     /// The walk with one typo less than `typos` (2 or more), when its matches hold `limit` keys that may be offered:
     /// the tier of the full budget would then rank below a full list, and is not needed. Nil otherwise (the nodes
     /// visited are added to `tried`), and without trying when the previous keystroke's walk with the full budget can
-    /// be narrowed from. So the walk that cannot be narrowed —
-    /// at the keystroke where the budget grows (``FuzzyOptions/minLengthTwoTypos`` letters), thousands of nodes,
-    /// as every node of the first levels is within two typos — is made only when its tier is shown; and as a longer
-    /// query never has more matches within a budget, a keystroke answers the same narrowed or cold. One-word queries
-    /// without a scope, in prefix mode, with the prefix matches on (they are part of the list). `pieces` is working
-    /// memory.
+    /// be narrowed from. So the walk that cannot be narrowed — at the keystroke where the budget grows
+    /// (``FuzzyOptions/minLengthTwoTypos`` letters), thousands of nodes, as every node of the first levels is within
+    /// two typos — is made only when its tier is shown; and as a longer query never has more matches within a budget,
+    /// a keystroke answers the same narrowed or cold. One-word queries without a scope, in prefix mode, with the
+    /// prefix matches on (they are part of the list). `pieces` is working memory.
     mutating func smallerBudgetWalk(
         _ scalars: [UInt32], typos: Int, exactPrefix: Int, wholeWord: Bool, queryWords: Int, previous: FuzzyState?,
         limit: Int, pieces: inout [TypoHit], _ filter: PositionFilter, tried: inout Int
@@ -447,9 +438,7 @@ struct FuzzyMatcher {
         guard typos >= 2, !wholeWord, queryWords == 1, filter.scopeIndex == nil, options.prefixMatches else {
             return nil
         }
-        if let previous, previous.hits != nil, previous.typos == typos, previous.exactPrefix <= exactPrefix,
-            previous.scalars.count <= scalars.count, scalars.starts(with: previous.scalars)
-        {
+        if let previous, previous.hits != nil, previous.narrows(scalars, typos: typos, exactPrefix: exactPrefix) {
             return nil
         }
         var search = walk(scalars, typos: typos - 1, exactPrefix: exactPrefix, previous: previous)

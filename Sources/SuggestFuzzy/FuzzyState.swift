@@ -35,6 +35,13 @@ struct FuzzyState: Sendable {
     var wrongFirstScalars: [UInt32] = []
     var wrongFirstHits: [TypoHit]? = nil
 
+    /// Whether a main walk of `scalars` with `typos` and `exactPrefix` may narrow from this state's hits: its query
+    /// extends this one's, with the same budget and a walk at least as free.
+    func narrows(_ scalars: [UInt32], typos: Int, exactPrefix: Int) -> Bool {
+        self.typos == typos && self.exactPrefix <= exactPrefix && self.scalars.count <= scalars.count
+            && scalars.starts(with: self.scalars)
+    }
+
     /// The most earlier keystrokes kept in ``earlier``.
     static let earlierLimit = 64
 
