@@ -26,7 +26,7 @@ public struct MatchedRanges: Sendable {
     /// An array equal to ``ranges``: one handed out before, or a new one (then kept for sharing).
     public mutating func issue() -> [Range<Int>] {
         guard !ranges.isEmpty else { return [] }
-        if ranges.count == 1 { return SharedRanges.one(ranges[0]) }
+        if ranges.count == 1 && SharedRanges.isShared(ranges[0]) { return SharedRanges.one(ranges[0]) }
         for array in issued where array == ranges { return array }
         let fresh = SharedRanges.array(ranges)
         if issued.count < Self.issuedLimit {

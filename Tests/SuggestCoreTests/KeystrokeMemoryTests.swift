@@ -67,6 +67,36 @@ struct KeystrokeMemoryTests {
         #expect(SharedRanges.one(200..<300) == [200..<300])
     }
 
+    @Test func anArrayOfRangesIsCopiedIntoMemoryOfItsOwn() {
+        // The caller refills its array in place afterwards: the copy must not share its storage.
+        for ranges in [[0..<3, 5..<9], [0..<3, 5..<9, 12..<13], [20..<30]] {
+            let copy = SharedRanges.array(ranges)
+            #expect(copy == ranges)
+            let mine = ranges.withUnsafeBufferPointer { $0.baseAddress }
+            let theirs = copy.withUnsafeBufferPointer { $0.baseAddress }
+            #expect(mine != theirs, "\(ranges)")
+        }
+        #expect(SharedRanges.array([]) == [])
+        #expect(SharedRanges.array([2..<5]) == [2..<5])
+    }
+
+    @Test func aTabCompletionSpeltAsBeforeIsTheSameAnswer() {
+        // Completions longer than 15 bytes are made once and handed out again while they stay the same.
+        let items = ["Google-Cloud-Logging", "Google-Cloud-Logger", "Google-Cloud-Storage", "google-cloud-speech"]
+        let engine = SuggestionEngine(providers: [StaticProvider(items: items.map { .init(title: $0) })])
+        var session = TypingSession()
+        let expected: [(String, String?)] = [
+            ("goo", "Google-Cloud-"), ("google-cloud-lo", "Google-Cloud-Logg"), ("google-cloud-log", "Google-Cloud-Logg"),
+            ("google-cloud-s", nil), ("google-cloud-st", "Google-Cloud-Storage"),
+            ("google-cloud-lo", "Google-Cloud-Logg"), ("google-cloud-logger", nil), ("google-cloud-sp", "google-cloud-speech"),
+        ]
+        for (text, completion) in expected {
+            let result = engine.suggestions(for: SearchQuery(text: text), session: &session)
+            #expect(result.commonCompletion == completion, "\(text)")
+            #expect(engine.suggestions(for: SearchQuery(text: text)).commonCompletion == completion, "\(text)")
+        }
+    }
+
     @Test func titlesFromTheCacheAreTheTexts() {
         // More entries than the cache has slots, so that entries share slots; short and long texts.
         let count = TitleCache.slotCount + 1_500

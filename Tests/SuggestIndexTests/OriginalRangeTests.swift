@@ -28,4 +28,24 @@ struct OriginalRangeTests {
         // ASCII up to the end of the match maps 1:1 whatever follows.
         #expect(IndexKey.originalRanges(ofASCII: "Café", keyRange: 0..<2) == [0..<2])
     }
+
+    /// An array of ranges handed out again while it is among the last ones issued, never one that changes after.
+    @Test func rangeArraysAreHandedOutAgainWhileTheyAreKept() {
+        var matched = MatchedRanges()
+        func address(_ a: [Range<Int>]) -> UnsafePointer<Range<Int>>? { a.withUnsafeBufferPointer { $0.baseAddress } }
+        for ranges in [[20..<30], [0..<6, 7..<12, 13..<14], [2..<5]] {
+            matched.ranges = ranges
+            let first = matched.issue()
+            matched.ranges = [1..<2, 4..<5]
+            let other = matched.issue()
+            matched.ranges = ranges
+            let again = matched.issue()
+            #expect(first == ranges && again == ranges && other == [1..<2, 4..<5])
+            #expect(address(first) == address(again), "\(ranges)")
+            // Refilled in place: what was handed out keeps its ranges.
+            matched.ranges.removeAll(keepingCapacity: true)
+            matched.ranges.append(99..<100)
+            #expect(first == ranges && again == ranges)
+        }
+    }
 }

@@ -24,6 +24,9 @@ struct KeystrokeScratch: Sendable {
     /// Places used per section (step 6).
     var used: [Int] = []
     var display: [Shown] = []
+    /// The last Tab completion made as a new string: a keystroke whose completion is spelt the same returns it
+    /// instead of making another (completions of more than 15 bytes are allocated).
+    var lastCompletion: String? = nil
     /// The sections of the previous result and of the one before it, and the suggestion arrays taken out of them.
     /// A keystroke reuses the arrays of the result before the previous one: a caller holds the result it shows
     /// until the next one comes (the previous), rarely an older one, so those arrays are unshared by then.

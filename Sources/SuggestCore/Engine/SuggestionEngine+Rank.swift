@@ -423,7 +423,11 @@ extension SuggestionEngine {
         let offset = scratch.originalOffset(ofFolded: common, in: text)
         if offset == text.utf8.count { return text }
         let utf8 = text.utf8
-        return String(text[..<utf8.index(utf8.startIndex, offsetBy: offset)])
+        let end = utf8.index(utf8.startIndex, offsetBy: offset)
+        if let last = scratch.lastCompletion, last.utf8.elementsEqual(utf8[..<end]) { return last }
+        let made = String(text[..<end])
+        scratch.lastCompletion = made
+        return made
     }
 }
 

@@ -15,6 +15,12 @@ package enum SharedRanges {
         return table
     }()
 
+    /// Whether ``one(_:)`` answers `range` with a shared array (or `[]`), without allocating.
+    @inline(__always)
+    package static func isShared(_ range: Range<Int>) -> Bool {
+        range.isEmpty || (range.lowerBound >= 0 && range.lowerBound < lowerLimit && range.upperBound < upperLimit)
+    }
+
     /// `[range]`, or `[]` for an empty range; a shared array when the range is small enough.
     @inline(__always)
     package static func one(_ range: Range<Int>) -> [Range<Int>] {
@@ -25,13 +31,18 @@ package enum SharedRanges {
         return [range]
     }
 
-    /// An array equal to `ranges` that does not share its memory: a shared one for one small range, otherwise a
-    /// copy of exactly their count.
+    /// An array equal to `ranges` that does not share its memory (so that `ranges` stays the only owner of its
+    /// own and can be refilled in place): a shared one for one small range, otherwise a copy of exactly their count.
     package static func array(_ ranges: [Range<Int>]) -> [Range<Int>] {
         switch ranges.count {
         case 0: return []
-        case 1: return one(ranges[0])
-        default: return Array(ranges[...])
+        case 1 where isShared(ranges[0]): return one(ranges[0])
+        default:
+            // Not `Array(ranges[...])`: a slice of the whole array converts back to the same storage.
+            return [Range<Int>](unsafeUninitializedCapacity: ranges.count) { buffer, count in
+                for (i, range) in ranges.enumerated() { buffer.initializeElement(at: i, to: range) }
+                count = ranges.count
+            }
         }
     }
 }
