@@ -5,7 +5,8 @@ extension FuzzyMatcher {
     /// Whole words `budget` typos away (2 or 3), in two walks, each narrowed between keystrokes like the main one (a
     /// misspelt word stays sparse keystroke after keystroke): first with the first letter right (or swapped with
     /// the second); then, only if the list is still not full, with a wrong first letter and one more typo (the
-    /// costly part: every other first letter's subtree with a typo to spare). Appended in tier `.twoTypos`,
+    /// costly part: every other first letter's subtree with a typo to spare). Called only while the list needs them
+    /// (`wholeWordsAreLookedFor`). Appended in tier `.twoTypos`,
     /// ranked by their typo count after everything above, skipping keys offered already.
     ///
     /// With an exact prefix of one (the default), every path of the second walk is held to two typos whatever

@@ -381,11 +381,11 @@ struct FuzzyMatcher {
         }
         profile?.end(.abbreviations, work: checked)
 
-        // 4. Whole misspelt words beyond the completion budget (one word only), when nothing above fills the list:
-        // they rank below everything above, so with a full list they could not be shown anyway.
+        // 4. Whole misspelt words beyond the completion budget (one word only), while fewer than half of `limit`
+        // candidates rank above their tier (two typos; see `wholeWordsAreLookedFor`).
         let wholeTypos =
             queryWords == 1 && !prefixFills && !typedIsAPrefix ? options.wholeWordTypos(forLength: scalars.count) : 0
-        if wholeTypos > typos && candidates.count < limit {
+        if wholeTypos > typos && Self.wholeWordsAreLookedFor(candidates, limit: limit) {
             wholeWords(
                 scalars, budget: wholeTypos, queryWords: queryWords, previous: previous,
                 pieces: pieces, exactRange: exactRange, limit: limit - candidates.count, filter)
@@ -676,6 +676,19 @@ struct FuzzyMatcher {
     /// How many times the limit a typo tier's whole-word corrections are pulled by weight before they are weighed
     /// by the kinds of their edits.
     static let wholeWordDepth = 4
+
+    /// Whether step 4 (whole words beyond the completion budget, in the two-typo tier) looks for more: only while
+    /// `candidates` hold fewer than `limit` in all and fewer than half of `limit` that rank above that tier. Its
+    /// walks are a misspelt keystroke's costliest (a budget of three, or a wrong first letter and one typo more:
+    /// 6,000–20,000 trie nodes); with half the list ranked above them, its words could only fill the lower half (the
+    /// engine ranks by tier first), as Typesense looks for more typos only while few results were found
+    /// (`typo_tokens_threshold`).
+    static func wholeWordsAreLookedFor(_ candidates: [SuggestionCandidate], limit: Int) -> Bool {
+        guard candidates.count < limit else { return false }
+        var above = 0
+        for candidate in candidates where candidate.tier < .twoTypos { above += 1 }
+        return above * 2 < limit
+    }
 
     /// The factor ``weigh(_:_:position:matched:)`` multiplies by (1 without typos or with the option off).
     static func typoFactor(

@@ -9,8 +9,8 @@ public struct FuzzyOptions: Hashable, Sendable {
     public var minLengthTwoTypos: Int = 8
     /// Typed characters from which a whole word two typos away is offered ("abcense" → "absence"; tier `.twoTypos`,
     /// after everything else): a key within two typos of the *whole* query, not a completion of a corrected prefix.
-    /// One-word queries only, and only when the list is not full otherwise (it would rank below all of it), so
-    /// the walk costs nothing on most keystrokes. Elasticsearch's `fuzziness: AUTO` allows two edits from 6.
+    /// One-word queries only, and only while fewer than half of the list ranks above that tier (it would rank below
+    /// all of it), so the walk costs nothing on most keystrokes. Elasticsearch's `fuzziness: AUTO` allows two edits from 6.
     public var minLengthTwoTyposWholeWord: Int = 6
     /// Typed characters from which, likewise, a whole word three typos away is offered ("abortificant" →
     /// "abortifacient"; tier `.twoTypos`, after every two-typo match). 0 turns it off.
@@ -24,7 +24,7 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// get it back through ``forgiveWrongPrefix``.
     public var exactPrefixLength: Int = 1
     /// Forgive a typo inside the exact prefix in whole words of more than ``minLengthOneTypo`` characters when it is
-    /// the only typo ("abvious" → "obvious"), or, for whole words offered when the list is not full, the only other
+    /// the only typo ("abvious" → "obvious"), or, for whole words beyond the completion budget, the only other
     /// one; with an exact prefix of one, the first two characters swapped ("ahppen" → "happen") are an ordinary
     /// typo, also in completions. Such paths are walked with a small budget, which costs little. Off, the prefix
     /// must be typed right.
@@ -102,8 +102,8 @@ public struct FuzzyOptions: Hashable, Sendable {
         return min(allowed, maxTypos)
     }
 
-    /// The typos allowed for a whole-word correction of a query of `length` characters (one word; offered when the
-    /// list is not full otherwise).
+    /// The typos allowed for a whole-word correction of a query of `length` characters (one word; looked for while
+    /// fewer than half of the list ranks above the two-typo tier).
     public func wholeWordTypos(forLength length: Int) -> Int {
         if length > maxTypoQueryLength { return 0 }
         var typos = self.typos(forLength: length)

@@ -272,11 +272,15 @@ struct FuzzyProviderTests {
             $0.minLengthTwoTyposWholeWord = 7
         }
         #expect(!Fixture.titles("pyhtnn", provider: seven).contains("python"))
-        // Only when the list is not full: "recive" has "relieve" two typos away, but with a limit of one the list
-        // is full of one-typo matches ("receive"), so that walk does not even run.
-        #expect(Fixture.candidates("recive", limit: 10, provider: provider).candidates.contains {
+        // Only while fewer than half of the list rank above them: "recive" has "relieve" two typos away, found with
+        // a limit of 30; with a limit of 10 at least five one-typo matches rank above, and with a limit of one the
+        // list is full of them ("receive"), so that walk does not even run.
+        #expect(Fixture.candidates("recive", limit: 30, provider: provider).candidates.contains {
             $0.title == "relieve" && $0.typos == 2
         })
+        let ten = Fixture.candidates("recive", limit: 10, provider: provider).candidates
+        #expect(ten.count(where: { $0.tier < .twoTypos }) >= 5)
+        #expect(!ten.contains { $0.title == "relieve" })
         let one = Fixture.candidates("recive", limit: 1, provider: provider).candidates
         #expect(!one.contains { $0.typos == 2 })
         #expect(one.contains { $0.title == "receive" })
