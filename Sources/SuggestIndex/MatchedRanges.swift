@@ -14,12 +14,12 @@ public struct MatchedRanges: Sendable {
     var starts: [Int] = []
     /// The length of the part of its title word each query word matched.
     var lengths: [Int] = []
-    /// Range arrays given to candidates, shared by every later candidate with equal ranges.
+    /// Range arrays given to candidates, shared by every later candidate with equal ranges: a direct-mapped table
+    /// by a hash of the ranges (empty slots hold `[]`).
     var issued: [[Range<Int>]] = []
-    var nextIssued = 0
 
-    /// How many range arrays are kept for sharing.
-    static let issuedLimit = 16
+    /// How many range arrays are kept for sharing (a power of two).
+    static let issuedLimit = 64
 
     public init() {}
 
@@ -27,14 +27,16 @@ public struct MatchedRanges: Sendable {
     public mutating func issue() -> [Range<Int>] {
         guard !ranges.isEmpty else { return [] }
         if ranges.count == 1 && SharedRanges.isShared(ranges[0]) { return SharedRanges.one(ranges[0]) }
-        for array in issued where array == ranges { return array }
-        let fresh = SharedRanges.array(ranges)
-        if issued.count < Self.issuedLimit {
-            issued.append(fresh)
-        } else {
-            issued[nextIssued] = fresh
-            nextIssued = (nextIssued + 1) % Self.issuedLimit
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for range in ranges {
+            hash = (hash ^ UInt64(truncatingIfNeeded: range.lowerBound)) &* 0x100_0000_01B3
+            hash = (hash ^ UInt64(truncatingIfNeeded: range.upperBound)) &* 0x100_0000_01B3
         }
+        let slot = Int(truncatingIfNeeded: (hash ^ (hash >> 29)) & UInt64(Self.issuedLimit - 1))
+        if issued.isEmpty { issued = Array(repeating: [], count: Self.issuedLimit) }
+        if issued[slot] == ranges { return issued[slot] }
+        let fresh = SharedRanges.array(ranges)
+        issued[slot] = fresh
         return fresh
     }
 
