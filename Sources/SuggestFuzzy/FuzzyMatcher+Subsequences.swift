@@ -2,8 +2,8 @@ import SuggestCore
 import SuggestIndex
 
 extension FuzzyMatcher {
-    /// Abbreviations and subsequences of the query (fzf-style). `spelt`: the typo walk found a full list with a
-    /// budget smaller than the query's (its typo tiers would fill the list): the query reads as a word being spelt.
+    /// Abbreviations and subsequences of the query (fzf-style). `spelt`: the typo walk found half a list or more with
+    /// a budget smaller than the query's (its typo tiers would fill the list): the query reads as a word being spelt.
     mutating func subsequences(
         _ trimmed: [UInt8], query: PreparedQuery, previous: FuzzyState?, pieces: [TypoHit], exactRange: Range<Int>,
         limit: Int, spelt: Bool = false, _ filter: PositionFilter

@@ -157,7 +157,7 @@ struct FuzzyMatcher {
             }
             var restricted = 0
             var search: TypoSearch
-            // The walk's matches fill the list without the tier of the full budget (see `smallerBudgetWalk`).
+            // The walk's matches hold half the list without the tier of the full budget (see `smallerBudgetWalk`).
             if let smaller = smallerBudgetWalk(
                 scalars, typos: typos, exactPrefix: exactPrefix, wholeWord: wholeWord, queryWords: queryWords,
                 previous: previous, limit: limit, pieces: &pieces, filter, tried: &restricted)
@@ -423,8 +423,10 @@ struct FuzzyMatcher {
         return search
     }
 
-    /// The walk with one typo less than `typos` (2 or more), when its matches hold `limit` keys that may be offered:
-    /// the tier of the full budget would then rank below a full list, and is not needed. Nil otherwise (the nodes
+    /// The walk with one typo less than `typos` (2 or more), when its matches hold at least half of `limit` keys that
+    /// may be offered: the tier of the full budget would then rank below all of them
+    /// (the engine ranks by tier first) and could only fill the lower half of the list, as with the whole words of
+    /// step 4 (`wholeWordsAreLookedFor`); it is not looked for. Nil otherwise (the nodes
     /// visited are added to `tried`), and without trying when the previous keystroke's walk with the full budget can
     /// be narrowed from. So the walk that cannot be narrowed — at the keystroke where the budget grows
     /// (``FuzzyOptions/minLengthTwoTypos`` letters), thousands of nodes, as every node of the first levels is within
@@ -451,7 +453,7 @@ struct FuzzyMatcher {
             for piece in pieces {
                 for position in Int(piece.lo)..<Int(piece.hi) where filter.allowed(position) {
                     found += 1
-                    if found >= limit { return search }
+                    if found * 2 >= limit { return search }
                 }
             }
         }

@@ -5,8 +5,8 @@ import Testing
 @testable import SuggestFuzzy
 
 /// At eight letters the completion budget grows from one typo to two, and the walk with two cannot be narrowed from
-/// the keystroke before. It is made only when its tier can be shown: not when the matches within one typo fill the
-/// list.
+/// the keystroke before. It is made only when its tier can be shown in the upper half of the list: not when the
+/// matches within one typo hold half of it.
 struct FuzzySmallerBudgetTests {
     /// `completions` names completing "packagi" (one typo from "pacakagi", whose second "a" is extra), and two names
     /// two typos from "pacakagi" that no budget of one finds.
@@ -46,9 +46,10 @@ struct FuzzySmallerBudgetTests {
         #expect(filled.typos == 1)
         #expect(!filled.tiers.contains(.twoTypos))
         #expect(filled.titles.filter { $0.hasPrefix("packaging-") }.count >= 10)
-        // With a limit of 20 the eleven completions do not fill the list: the walk with two typos is made, and
-        // finds the names two typos away.
-        let open = Self.type("pacakagi", index: index, limit: 20)
+        // With a limit of 30 the thirteen keys within one typo (the eleven completions, "paakagi-pa" and
+        // "packagi-pa") hold less than half of the list: the walk with two typos is made, and finds the names two
+        // typos away.
+        let open = Self.type("pacakagi", index: index, limit: 30)
         #expect(open.typos == 2)
         #expect(open.titles.contains("pxcxkagi-tool"))
         #expect(open.titles.contains("pacakaxyz"))
@@ -56,13 +57,26 @@ struct FuzzySmallerBudgetTests {
     }
 
     @Test func tooFewCompletionsWalkWithTwo() {
-        let found = Self.type("pacakagi", index: Self.index(completions: 3))
+        // Three keys within one typo (a completion, "paakagi-pa", "packagi-pa"): fewer than half of ten.
+        let found = Self.type("pacakagi", index: Self.index(completions: 1))
         #expect(found.typos == 2)
         #expect(found.tiers.contains(.twoTypos))
         #expect(found.titles.contains("pxcxkagi-tool"))
     }
 
-    @Test(arguments: [3, 11])
+    @Test func halfAListWithinOneTypoSkipsTheWalkWithTwo() {
+        // Five keys within one typo hold half of ten: the two-typo tier could only fill the lower half.
+        let half = Self.type("pacakagi", index: Self.index(completions: 3))
+        #expect(half.typos == 1)
+        #expect(!half.tiers.contains(.twoTypos))
+        #expect(half.titles.count == 5)
+        // Four are fewer than half: the walk with two is made.
+        let four = Self.type("pacakagi", index: Self.index(completions: 2))
+        #expect(four.typos == 2)
+        #expect(four.titles.contains("pxcxkagi-tool"))
+    }
+
+    @Test(arguments: [1, 2, 3, 11])
     func everyKeystrokeAnswersAsACold(completions: Int) {
         // Filling at "pacakagi", no longer at "pacakagix" (nothing completes "packagix"), a backspace, then on.
         let texts = [
