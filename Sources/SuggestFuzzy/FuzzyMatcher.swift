@@ -418,7 +418,12 @@ struct FuzzyMatcher {
         )
         search.nodeBudget = walkBudget
         search.wordContinuations = wholeWord
-        let narrowing = previous?.narrows(scalars, typos: typos, exactPrefix: exactPrefix) ?? false
+        // Each word of a query of several words to its own share of the budget (one word: the whole budget).
+        let options = self.options
+        search.capByWords(Self.wordAllowance(options))
+        let narrowing =
+            previous?.narrows(scalars, typos: typos, exactPrefix: exactPrefix, allowance: Self.wordAllowance(options))
+            ?? false
         run(&search, below: narrowing ? previous?.hits : nil)
         return search
     }
@@ -440,7 +445,10 @@ struct FuzzyMatcher {
         guard typos >= 2, !wholeWord, queryWords == 1, filter.scopeIndex == nil, options.prefixMatches else {
             return nil
         }
-        if let previous, previous.hits != nil, previous.narrows(scalars, typos: typos, exactPrefix: exactPrefix) {
+        let options = self.options
+        if let previous, previous.hits != nil,
+            previous.narrows(scalars, typos: typos, exactPrefix: exactPrefix, allowance: Self.wordAllowance(options))
+        {
             return nil
         }
         var search = walk(scalars, typos: typos - 1, exactPrefix: exactPrefix, previous: previous)
@@ -678,6 +686,13 @@ struct FuzzyMatcher {
     /// How many times the limit a typo tier's whole-word corrections are pulled by weight before they are weighed
     /// by the kinds of their edits.
     static let wholeWordDepth = 4
+
+    /// A word's share of the main walk's budget (`TypoSearch/capByWords(_:)`): the last word, still being typed,
+    /// the typos of a completion (``FuzzyOptions/typos(forLength:)``); a word before it, typed whole, those of a whole
+    /// word (``FuzzyOptions/wholeWordTypos(forLength:)``: "phyton dateutil" may spend two in "phyton").
+    static func wordAllowance(_ options: FuzzyOptions) -> (_ length: Int, _ last: Bool) -> Int {
+        { length, last in last ? options.typos(forLength: length) : options.wholeWordTypos(forLength: length) }
+    }
 
     /// Whether step 4 (whole words beyond the completion budget, in the two-typo tier) looks for more: only while
     /// `candidates` hold fewer than `limit` in all and fewer than half of `limit` that rank above that tier. Its

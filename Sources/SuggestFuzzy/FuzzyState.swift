@@ -36,10 +36,24 @@ struct FuzzyState: Sendable {
     var wrongFirstHits: [TypoHit]? = nil
 
     /// Whether a main walk of `scalars` with `typos` and `exactPrefix` may narrow from this state's hits: its query
-    /// extends this one's, with the same budget and a walk at least as free.
-    func narrows(_ scalars: [UInt32], typos: Int, exactPrefix: Int) -> Bool {
-        self.typos == typos && self.exactPrefix <= exactPrefix && self.scalars.count <= scalars.count
+    /// extends this one's, with the same budget and a walk at least as free, and no word's share of the budget
+    /// (`TypoSearch/capByWords(_:)`, with `allowance`) grew on the part they share: a word still being typed may
+    /// reach the length of one more typo.
+    func narrows(
+        _ scalars: [UInt32], typos: Int, exactPrefix: Int, allowance: (_ length: Int, _ last: Bool) -> Int
+    ) -> Bool {
+        guard self.typos == typos && self.exactPrefix <= exactPrefix && self.scalars.count <= scalars.count
             && scalars.starts(with: self.scalars)
+        else { return false }
+        let shared = self.scalars.count
+        return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shared + 1) { old in
+            TypoSearch.wordCaps(self.scalars, maxTypos: typos, allowance: allowance) { j, cap in old[j] = cap }
+            var grew = false
+            TypoSearch.wordCaps(scalars, maxTypos: typos, allowance: allowance) { j, cap in
+                if j <= shared && cap > old[j] { grew = true }
+            }
+            return !grew
+        }
     }
 
     /// The most earlier keystrokes kept in ``earlier``.

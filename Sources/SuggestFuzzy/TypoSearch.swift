@@ -53,6 +53,9 @@ struct TypoSearch {
     var cut = false
     /// Per depth, room for the scalars a node whose budget is spent can continue with (see ``visit``).
     var choices: [UInt32]
+    /// The most typos an alignment may have spent by each query position (`m + 1` values, `maxTypos` unless
+    /// ``capByWords(_:)`` lowered them): a cell above its cap is out of the budget.
+    var caps: [Int32]
     /// Valid during ``run()``: `rows`, the query and `choices`.
     private var r: UnsafeMutablePointer<Int32>! = nil
     private var q: UnsafePointer<UInt32>! = nil
@@ -62,6 +65,8 @@ struct TypoSearch {
     private var keyBytes: UnsafePointer<UInt8>! = nil
     /// Valid during ``run()``: `path`.
     private var p: UnsafeMutablePointer<UInt32>! = nil
+    /// Valid during ``run()``: `caps`.
+    private var c: UnsafePointer<Int32>! = nil
     /// The most scalars a spent node can continue with: two per cell of the band.
     private var choiceWidth: Int { 2 * (2 * Int(maxTypos) + 1) }
 
@@ -73,6 +78,7 @@ struct TypoSearch {
         var choices: [UInt32] = []
         var hits: [TypoHit] = []
         var endings: [TypoHit] = []
+        var caps: [Int32] = []
     }
 
     /// A trie node to walk below again: its sorted range and its byte depth (at a scalar boundary).
@@ -102,7 +108,43 @@ struct TypoSearch {
         choices = Self.zeroed(&buffers.choices, count: depths * 2 * (2 * maxTypos + 1))
         hits = Array.take(&buffers.hits)
         endings = Array.take(&buffers.endings)
-        for j in 0...m { rows[j] = Int32(j) }
+        caps = Self.zeroed(&buffers.caps, count: query.count + 1)
+        for j in 0...m {
+            rows[j] = Int32(j)
+            caps[j] = Int32(maxTypos)
+        }
+    }
+
+    /// Holds each word of a query of several words to its own share of the budget, as Typesense gives each token
+    /// typos by its own length (`min_len_1typo`, `min_len_2typo`): an alignment may have spent, by the end of each
+    /// word, at most the sum of `allowance(length)` of the words so far (a word's separator counts with it), and
+    /// never more than `maxTypos`. "pythin dateutil" may take one typo in "pythin" and two in all, not two in
+    /// "pythin". The caps are a function of the query and the budget alone.
+    mutating func capByWords(_ allowance: (_ length: Int, _ last: Bool) -> Int) {
+        Self.wordCaps(query, maxTypos: Int(maxTypos), allowance: allowance) { j, cap in caps[j] = cap }
+    }
+
+    /// Calls `body(j, cap)` for each query position `j` in `0...query.count` with the cap ``capByWords(_:)`` sets.
+    /// `allowance(length, last)`: the typos of a word of `length` scalars, the last one (still being typed) or not.
+    static func wordCaps(
+        _ query: [UInt32], maxTypos: Int, allowance: (_ length: Int, _ last: Bool) -> Int,
+        _ body: (Int, Int32) -> Void
+    ) {
+        var spent = 0
+        var start = 0
+        let m = query.count
+        while start < m {
+            var end = start
+            while end < m && query[end] != 0x20 { end += 1 }
+            // The word query[start..<end]: positions start ... end (position j lies between scalars j - 1 and j, so
+            // an edit there, after a separator, is at the start of the word; the position before a separator ends
+            // the word before it).
+            spent += allowance(end - start, end == m)
+            let cap = Int32(min(spent, maxTypos))
+            for j in start...end { body(j, cap) }
+            start = end + 1
+        }
+        if m == 0 { body(0, Int32(maxTypos)) }
     }
 
     /// `array` taken out, emptied and refilled with `count` zeros, in its own memory when it is large enough.
@@ -121,6 +163,7 @@ struct TypoSearch {
         swap(&buffers.choices, &choices)
         swap(&buffers.hits, &hits)
         swap(&buffers.endings, &endings)
+        swap(&buffers.caps, &caps)
         return buffers
     }
 
@@ -133,14 +176,19 @@ struct TypoSearch {
         var rows = self.rows
         var choices = self.choices
         var path = self.path
+        let caps = self.caps
         self.rows = []
         self.choices = []
         self.path = []
+        // Row 0 within the caps.
+        for j in 0...m where rows[j] > caps[j] { rows[j] = maxTypos + 1 }
         index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in
         path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
             choices.withUnsafeMutableBufferPointer { choiceBuffer in
                 query.withUnsafeBufferPointer { qb in
+                caps.withUnsafeBufferPointer { cb in
+                    c = cb.baseAddress
                     r = rowBuffer.baseAddress
                     v = choiceBuffer.baseAddress
                     q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
@@ -158,6 +206,8 @@ struct TypoSearch {
                     keyOffsets = nil
                     keyBytes = nil
                     p = nil
+                    c = nil
+                }
                 }
             }
         }
@@ -513,7 +563,7 @@ struct TypoSearch {
         let cap = maxTypos + 1
         let low = max(1, d - k)
         let high = min(m, d + k)
-        r[cur] = d <= k ? Int32(d) : cap
+        r[cur] = d <= k && Int32(d) <= c[0] ? Int32(d) : cap
         if low > 1 { r[cur + low - 1] = cap }
         var j = low
         while j <= high {
@@ -527,7 +577,7 @@ struct TypoSearch {
                 let t = r[prev2 + j - 2] + 1
                 if t < v { v = t }
             }
-            r[cur + j] = v < cap ? v : cap
+            r[cur + j] = v <= c[j] ? v : cap
             j += 1
         }
         if high < m {

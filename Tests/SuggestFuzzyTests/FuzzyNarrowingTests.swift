@@ -28,6 +28,11 @@ struct FuzzyNarrowingTests {
         ["g", "gi", "git", "gith", "githb", "githb-", "githb-x", "githb-", "githb", "gith", "githu", "github"],
         // Abbreviations of keys the typo tier offers already ("pytho" for "ptho"), kept for the next keystroke.
         ["p", "pt", "pth", "ptho", "pthon", "ptho", "pth", "pts", "ptst"],
+        // A second word whose share of the budget grows as it is typed (one typo from four letters, two from eight).
+        [
+            "recieve", "recieve ", "recieve s", "recieve se", "recieve sep", "recieve sepe", "recieve seper",
+            "recieve sepera", "recieve seperat", "recieve seperate", "recieve seperat", "recieve seperati",
+        ],
     ])
     func everyKeystrokeAnswersAsACold(_ texts: [String]) {
         let typed = type(texts)
