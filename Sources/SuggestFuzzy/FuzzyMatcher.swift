@@ -429,9 +429,9 @@ struct FuzzyMatcher {
     }
 
     /// The walk with one typo less than `typos` (2 or more), when its matches hold at least half of `limit` keys that
-    /// may be offered: the tier of the full budget would then rank below all of them
-    /// (the engine ranks by tier first) and could only fill the lower half of the list, as with the whole words of
-    /// step 4 (`wholeWordsAreLookedFor`); it is not looked for. Nil otherwise (the nodes
+    /// may be offered: the tier of the full budget would then rank below all of them (the engine ranks by tier
+    /// first) and could only fill the lower half of the list, as with the whole words of step 4
+    /// (`wholeWordsAreLookedFor`); it is not looked for. Nil otherwise (the nodes
     /// visited are added to `tried`), and without trying when the previous keystroke's walk with the full budget can
     /// be narrowed from. So the walk that cannot be narrowed — at the keystroke where the budget grows
     /// (``FuzzyOptions/minLengthTwoTypos`` letters), thousands of nodes, as every node of the first levels is within

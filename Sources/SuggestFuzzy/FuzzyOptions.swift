@@ -10,7 +10,8 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// Typed characters from which a whole word two typos away is offered ("abcense" → "absence"; tier `.twoTypos`,
     /// after everything else): a key within two typos of the *whole* query, not a completion of a corrected prefix.
     /// One-word queries only, and only while fewer than half of the list ranks above that tier (it would rank below
-    /// all of it), so the walk costs nothing on most keystrokes. Elasticsearch's `fuzziness: AUTO` allows two edits from 6.
+    /// all of it), so the walk costs nothing on most keystrokes. Elasticsearch's `fuzziness: AUTO` allows two edits
+    /// from 6.
     public var minLengthTwoTyposWholeWord: Int = 6
     /// Typed characters from which, likewise, a whole word three typos away is offered ("abortificant" →
     /// "abortifacient"; tier `.twoTypos`, after every two-typo match). 0 turns it off.

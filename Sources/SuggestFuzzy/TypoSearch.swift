@@ -117,9 +117,9 @@ struct TypoSearch {
 
     /// Holds each word of a query of several words to its own share of the budget, as Typesense gives each token
     /// typos by its own length (`min_len_1typo`, `min_len_2typo`): an alignment may have spent, by the end of each
-    /// word, at most the sum of `allowance(length)` of the words so far (a word's separator counts with it), and
-    /// never more than `maxTypos`. "pythin dateutil" may take one typo in "pythin" and two in all, not two in
-    /// "pythin". The caps are a function of the query and the budget alone.
+    /// word, at most the sum of `allowance(length, last)` of the words so far, and never more than `maxTypos` (an
+    /// edit right after a separator counts with the word after it). "aws sam transalt" may take two typos in all,
+    /// none in "sam". The caps are a function of the query and the budget alone.
     mutating func capByWords(_ allowance: (_ length: Int, _ last: Bool) -> Int) {
         Self.wordCaps(query, maxTypos: Int(maxTypos), allowance: allowance) { j, cap in caps[j] = cap }
     }
