@@ -420,10 +420,11 @@ struct FuzzyMatcher {
         search.wordContinuations = wholeWord
         // Each word of a query of several words to its own share of the budget (one word: the whole budget).
         let options = self.options
-        search.capByWords(Self.wordAllowance(options))
+        search.capByWords { options.wordTypos(forLength: $0, last: $1) }
         let narrowing =
-            previous?.narrows(scalars, typos: typos, exactPrefix: exactPrefix, allowance: Self.wordAllowance(options))
-            ?? false
+            previous?.narrows(scalars, typos: typos, exactPrefix: exactPrefix) {
+                options.wordTypos(forLength: $0, last: $1)
+            } ?? false
         run(&search, below: narrowing ? previous?.hits : nil)
         return search
     }
@@ -447,7 +448,9 @@ struct FuzzyMatcher {
         }
         let options = self.options
         if let previous, previous.hits != nil,
-            previous.narrows(scalars, typos: typos, exactPrefix: exactPrefix, allowance: Self.wordAllowance(options))
+            previous.narrows(scalars, typos: typos, exactPrefix: exactPrefix, allowance: {
+                options.wordTypos(forLength: $0, last: $1)
+            })
         {
             return nil
         }
@@ -686,13 +689,6 @@ struct FuzzyMatcher {
     /// How many times the limit a typo tier's whole-word corrections are pulled by weight before they are weighed
     /// by the kinds of their edits.
     static let wholeWordDepth = 4
-
-    /// A word's share of the main walk's budget (`TypoSearch/capByWords(_:)`): the last word, still being typed,
-    /// the typos of a completion (``FuzzyOptions/typos(forLength:)``); a word before it, typed whole, those of a whole
-    /// word (``FuzzyOptions/wholeWordTypos(forLength:)``: "phyton dateutil" may spend two in "phyton").
-    static func wordAllowance(_ options: FuzzyOptions) -> (_ length: Int, _ last: Bool) -> Int {
-        { length, last in last ? options.typos(forLength: length) : options.wholeWordTypos(forLength: length) }
-    }
 
     /// Whether step 4 (whole words beyond the completion budget, in the two-typo tier) looks for more: only while
     /// `candidates` hold fewer than `limit` in all and fewer than half of `limit` that rank above that tier. Its

@@ -103,6 +103,13 @@ public struct FuzzyOptions: Hashable, Sendable {
         return min(allowed, maxTypos)
     }
 
+    /// A word's share of the main walk's budget in a query of several words (`TypoSearch/capByWords(_:)`): the last
+    /// word, still being typed, the typos of a completion (``typos(forLength:)``); a word before it, typed whole,
+    /// those of a whole word (``wholeWordTypos(forLength:)``: "phyton dateutil" may spend two in "phyton").
+    func wordTypos(forLength length: Int, last: Bool) -> Int {
+        last ? typos(forLength: length) : wholeWordTypos(forLength: length)
+    }
+
     /// The typos allowed for a whole-word correction of a query of `length` characters (one word; looked for while
     /// fewer than half of the list ranks above the two-typo tier).
     public func wholeWordTypos(forLength length: Int) -> Int {

@@ -563,7 +563,7 @@ struct TypoSearch {
         let cap = maxTypos + 1
         let low = max(1, d - k)
         let high = min(m, d + k)
-        r[cur] = d <= k && Int32(d) <= c[0] ? Int32(d) : cap
+        r[cur] = Int32(d) <= c[0] ? Int32(d) : cap  // c[0] <= k
         if low > 1 { r[cur + low - 1] = cap }
         var j = low
         while j <= high {

@@ -34,7 +34,7 @@ struct FuzzyMultiWordBudgetTests {
         let query = FuzzyMatcher.scalars(TextNormalizer.normalized(text))
         var search = TypoSearch(
             index: index, query: query, maxTypos: budget, transpositions: true, wholeWord: false, exactPrefix: 1)
-        if byWords { search.capByWords(FuzzyMatcher.wordAllowance(FuzzyOptions())) }
+        if byWords { search.capByWords { FuzzyOptions().wordTypos(forLength: $0, last: $1) } }
         search.run()
         var titles: [String] = []
         for piece in FuzzyIndex.disjointPieces(search.hits) {
@@ -62,7 +62,7 @@ struct FuzzyMultiWordBudgetTests {
             var caps: [Int32] = []
             TypoSearch.wordCaps(
                 FuzzyMatcher.scalars(TextNormalizer.normalized(text)), maxTypos: budget,
-                allowance: FuzzyMatcher.wordAllowance(FuzzyOptions())
+                allowance: { FuzzyOptions().wordTypos(forLength: $0, last: $1) }
             ) { j, cap in
                 #expect(j == caps.count)
                 caps.append(cap)
