@@ -1,0 +1,38 @@
+import SuggestCore
+import Testing
+
+@testable import SuggestIndex
+
+/// The reversed keys: every key of at most `maxLength` scalars, written scalar by scalar from its end, sorted.
+struct ReversedKeysTests {
+    @Test func keysAreWrittenBackwardsBySortedPositionAndSorted() {
+        let titles = [
+            "café", "naïve", "abc", "cba", "b", "zz top", "bac", "a very long title indeed", "日本語", "abc",
+        ]
+        let dictionary = WeightedDictionary(
+            entries: titles.enumerated().map { ($0.element, Double($0.offset + 1), nil) })
+        let index = PrefixIndex(dictionary: dictionary)
+        let reversed = ReversedKeys(index, maxLength: 8)
+        var expected: [(key: [UInt8], position: Int)] = []
+        for p in 0..<index.count {
+            let key = Array(index.sortedKey(at: p))
+            let text = String(decoding: key, as: UTF8.self)
+            guard text.unicodeScalars.count <= 8 else { continue }
+            expected.append((Array(String(String.UnicodeScalarView(text.unicodeScalars.reversed())).utf8), p))
+        }
+        expected.sort { $0.key.lexicographicallyPrecedes($1.key) || ($0.key == $1.key && $0.position < $1.position) }
+        #expect(reversed.count == expected.count)
+        #expect(reversed.count == titles.count - 1)
+        for (p, entry) in expected.enumerated() {
+            #expect(Array(reversed.key(at: p)) == entry.key)
+            #expect(reversed.forwardPosition(p) == entry.position)
+        }
+        // A key of three-byte scalars backwards, each scalar's bytes kept in order.
+        #expect(expected.contains { $0.key == Array("語本日".utf8) })
+    }
+
+    @Test func anEmptyIndexHasNoReversedKeys() {
+        let index = PrefixIndex(dictionary: WeightedDictionary(entries: []))
+        #expect(ReversedKeys(index, maxLength: 24).count == 0)
+    }
+}
