@@ -1,5 +1,6 @@
 public import SuggestCore
 public import SuggestIndex
+import Synchronization
 
 /// What the fuzzy provider needs beyond the shared `PrefixIndex`: a 32-bit letter mask and a 16-bit set of second
 /// characters per key.
@@ -13,7 +14,8 @@ public import SuggestIndex
 ///
 /// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set), about half a
 /// byte per entry for the one-word keys (``OneWordKeys``) and, for large dictionaries, a table of the trie's top two
-/// levels (tens of kilobytes). See ``extraByteCount``.
+/// levels (tens of kilobytes); when a provider asks for them (`FuzzyOptions.reversedKeys`), the reversed keys (the
+/// keys' bytes again and 8 bytes per key). See ``extraByteCount``.
 public struct FuzzyIndex: Sendable {
     /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
     public let prefixIndex: PrefixIndex
@@ -31,6 +33,19 @@ public struct FuzzyIndex: Sendable {
     let top: TopLevels?
     /// The one-word keys (see ``OneWordKeys``).
     let oneWord: OneWordKeys
+    /// The keys of at most ``reversedLength`` scalars written backwards, for whole-word corrections whose typos sit
+    /// at the word's start (see `FuzzyMatcher.wholeWords`): made when a provider asks for them
+    /// (``prepareReversedKeys()``, `FuzzyOptions.reversedKeys`), shared by the copies of this index.
+    let reversedKeys = ReversedKeysBox()
+
+    /// The reversed keys, when made.
+    var reversed: ReversedKeys? { reversedKeys.keys }
+
+    /// The longest key (in scalars) of the reversed keys.
+    static let reversedLength = 24
+
+    /// From this many keys the reversed keys are made in the background.
+    static let reversedInBackground = 100_000
 
     /// The dictionary the keys come from.
     public var dictionary: WeightedDictionary { prefixIndex.dictionary }
@@ -38,9 +53,10 @@ public struct FuzzyIndex: Sendable {
     /// The number of keys (the dictionary's entry count).
     public var count: Int { prefixIndex.count }
 
-    /// Bytes this index adds to the prefix index (the masks and second-character sets).
+    /// Bytes this index adds to the prefix index (the masks and second-character sets, the one-word keys, the top
+    /// levels' table, and the reversed keys once made).
     public var extraByteCount: Int {
-        masks.count * 4 + seconds.count * 2 + (top?.byteCount ?? 0) + oneWord.byteCount
+        masks.count * 4 + seconds.count * 2 + (top?.byteCount ?? 0) + oneWord.byteCount + (reversed?.byteCount ?? 0)
     }
 
     /// Builds the prefix index of `dictionary`, then the fuzzy extras (when no prefix index is shared).
@@ -103,6 +119,27 @@ public struct FuzzyIndex: Sendable {
         self.seconds = seconds
         top = n >= TopLevels.minimumCount ? TopLevels(prefixIndex) : nil
         oneWord = OneWordKeys(prefixIndex)
+    }
+
+    /// Makes the reversed keys unless they are made or being made: at once below ``reversedInBackground`` keys,
+    /// otherwise on a background task, so that start-up does not wait for them (about 0.3 s for 886k keys). Until
+    /// they are there, whole-word corrections are searched forward only: the same answers, with more work.
+    public func prepareReversedKeys() {
+        guard reversedKeys.claim() else { return }
+        let prefixIndex = self.prefixIndex
+        let box = reversedKeys
+        if count < Self.reversedInBackground {
+            box.keys = ReversedKeys(prefixIndex, maxLength: Self.reversedLength)
+        } else {
+            Task.detached(priority: .utility) {
+                box.keys = ReversedKeys(prefixIndex, maxLength: Self.reversedLength)
+            }
+        }
+    }
+
+    /// Waits until the reversed keys are made, once asked for (``prepareReversedKeys()``).
+    public func waitForReversedKeys() async {
+        while reversedKeys.claimed && reversed == nil { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
     /// The folded (canonical) key of sorted position `i`, as a string (for tests and diagnostics).
@@ -255,5 +292,27 @@ struct TopLevels: Sendable {
         self.children = children
         self.rootCount = root.count
         self.starts = starts
+    }
+}
+
+/// The reversed keys of a ``FuzzyIndex``, set once when made (see `FuzzyIndex.reversedKeys`).
+final class ReversedKeysBox: Sendable {
+    private let made = Mutex<(claimed: Bool, keys: ReversedKeys?)>((false, nil))
+
+    var keys: ReversedKeys? {
+        get { made.withLock { $0.keys } }
+        set { made.withLock { $0.keys = newValue } }
+    }
+
+    /// Whether they were asked for.
+    var claimed: Bool { made.withLock { $0.claimed } }
+
+    /// True for the first caller only: the one that makes them.
+    func claim() -> Bool {
+        made.withLock { state in
+            if state.claimed { return false }
+            state.claimed = true
+            return true
+        }
     }
 }

@@ -2,35 +2,84 @@ import SuggestCore
 import SuggestIndex
 
 extension FuzzyMatcher {
-    /// Whole words `budget` typos away (2 or 3), in two walks, each narrowed between keystrokes like the main one (a
-    /// misspelt word stays sparse keystroke after keystroke): first with the first letter right (or swapped with
-    /// the second); then, only if the list is still not full, with a wrong first letter and one more typo (the
-    /// costly part: every other first letter's subtree with a typo to spare). Called only while the list needs them
-    /// (`wholeWordsAreLookedFor`). Appended in tier `.twoTypos`,
-    /// ranked by their typo count after everything above, skipping keys offered already.
+    /// Whole words `budget` typos away (2 or 3): first with the first letter right (or swapped with the second);
+    /// then, only if the list is still not full, with a wrong first letter and one more typo. Called only while the
+    /// list needs them (`wholeWordsAreLookedFor`). Appended in tier `.twoTypos`, ranked by their typo count after
+    /// everything above, skipping keys offered already.
     ///
-    /// With an exact prefix of one (the default), every path of the second walk is held to two typos whatever
-    /// `budget` is (a wrong first letter and one more), so it walks with a budget of two: the same nodes and hits as
-    /// with three, rows of a narrower band, and it narrows from the previous keystroke's when the budget grows from
-    /// two to three.
+    /// A forward walk branches most where typos sit early in a word: below a wrong first letter every letter's
+    /// subtree has a typo to spare, and three typos let every node of the first levels through. So, with
+    /// `FuzzyOptions.reversedKeys` and an exact prefix of one (the default), these searches are split between the index's keys and its reversed keys
+    /// (`FuzzyIndex.reversedKeys`, as Mihov and Schulz split a search between a forward and a backward trie):
+    /// - three typos, first letter right: a forward walk that may spend one typo by the end of query column 3
+    ///   (``splitColumn``), narrowed between keystrokes like the main walk, and a backward walk for every alignment
+    ///   that has spent more by then, which then spends at most one on the columns after it;
+    /// - a wrong first letter and one more typo: one backward walk that may spend a single typo before it reaches the
+    ///   word's first letter, instead of a forward walk below each of the other first letters.
+    /// Every alignment within the budget falls in one of the halves, so the corrections and their typo counts are
+    /// those of one forward walk (`FuzzyOptions.reversedKeys` off, as the tests compare). Two typos, a longer
+    /// exact prefix, a query whose corrections may be longer than the reversed keys, or reversed keys still being
+    /// made: forward walks alone.
     mutating func wholeWords(
         _ scalars: [UInt32], budget: Int, queryWords: Int, previous: FuzzyState?,
         pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ filter: PositionFilter
     ) {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
-        let narrowing = previous.flatMap { $0.wholeWordBudget == budget ? $0 : nil }
+        var profileMark = visited
+        // Split between the two directions when the reversed keys hold every key the search can find.
+        let reversed = options.reversedKeys && options.exactPrefixLength == 1 ? index.reversed : nil
+        let split = reversed.map { budget >= Self.minimumSplitBudget && scalars.count + budget <= $0.maxLength }
+            ?? false
+        let key = split ? budget + Self.splitKey : budget
+        let narrowing = previous.flatMap { $0.wholeWordBudget == key ? $0 : nil }
         var rightFirst = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
+            capped: split ? (Self.splitColumn, Self.forwardShare(budget)) : nil,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wholeWordHits) })
-        state?.wholeWordBudget = budget
+        state?.wholeWordBudget = key
         state?.wholeWordScalars = scalars
         state?.wholeWordHits = rightFirst.cut ? nil : FuzzyScratch.copy(rightFirst.hits)
         let before = candidates.count
-        appendWholeWords(rightFirst.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
-                         limit: limit, filter)
-        scratch.walk = rightFirst.takeBuffers()
-        profile?.end(.wholeWords, work: rightFirst.visited)
+        if split, let reversed {
+            // The rest: an alignment that has spent more than the forward share when it leaves the split column
+            // spends at most the remainder on the columns after it.
+            var endings = Array.take(&scratch.wholeEndings)
+            endings.append(contentsOf: rightFirst.endings)
+            scratch.walk = rightFirst.takeBuffers()
+            reversedWholeWords(
+                reversed, scalars, budget: budget, suffixTypos: budget - Self.forwardShare(budget) - 1,
+                through: scalars.count - Self.splitColumn - 1, firstLetterRight: true, swapIsRight: forgive,
+                into: &endings)
+            Self.keepFewestTypos(&endings)
+            appendWholeWords(endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+                             limit: limit, filter)
+            endings.removeAll(keepingCapacity: true)
+            swap(&scratch.wholeEndings, &endings)
+        } else {
+            appendWholeWords(rightFirst.endings, scalars, queryWords: queryWords, pieces: pieces,
+                             exactRange: exactRange, limit: limit, filter)
+            scratch.walk = rightFirst.takeBuffers()
+        }
+        profile?.end(.wholeWords, work: visited - profileMark)
+        profileMark = visited
         guard forgive, candidates.count - before < limit else { return }
+        if let reversed, scalars.count + Self.wrongPrefixWholeWordTypos <= reversed.maxLength {
+            // A wrong first letter and one more typo: backwards, that one typo anywhere but at the word's start.
+            var endings = Array.take(&scratch.wholeEndings)
+            reversedWholeWords(
+                reversed, scalars, budget: Self.wrongPrefixWholeWordTypos,
+                suffixTypos: Self.wrongPrefixWholeWordTypos - 1, through: scalars.count - 1, firstLetterRight: false,
+                swapIsRight: true, into: &endings)
+            Self.keepFewestTypos(&endings)
+            state?.wrongPrefixBudget = -1
+            state?.wrongPrefixHits = nil
+            appendWholeWords(endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+                             limit: limit - (candidates.count - before), minTypos: 2, filter)
+            endings.removeAll(keepingCapacity: true)
+            swap(&scratch.wholeEndings, &endings)
+            profile?.end(.wholeWordsWrongFirst, work: visited - profileMark)
+            return
+        }
         // With an exact prefix of one, every path of this walk is held to two typos, whatever `budget` is: it walks
         // with a budget of two. (With a longer exact prefix a path below a wrong first letter can still take the
         // full budget, and the walk needs it to tell those paths from the ones with a right prefix.)
@@ -48,7 +97,88 @@ extension FuzzyMatcher {
         appendWholeWords(wrong.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
                          limit: limit - (candidates.count - before), minTypos: 2, filter)
         scratch.walk = wrong.takeBuffers()
-        profile?.end(.wholeWordsWrongFirst, work: wrong.visited)
+        profile?.end(.wholeWordsWrongFirst, work: visited - profileMark)
+    }
+
+    /// The smallest budget whose right-first search is split: with two typos the forward walk alone visits fewer
+    /// nodes than the two halves (the backward walk has no exact first letter to keep it narrow).
+    static let minimumSplitBudget = 3
+
+    /// The query column that splits a whole-word search between the directions: the forward walk may spend at most
+    /// ``forwardShare(_:)`` typos by it, the backward walk covers every alignment that spends more.
+    static let splitColumn = 3
+
+    /// The typos the forward walk may spend by ``splitColumn`` with `budget` in all.
+    static func forwardShare(_ budget: Int) -> Int { (budget - 1) / 2 }
+
+    /// Added to a split walk's budget in ``FuzzyState/wholeWordBudget`` (its hits come from a capped walk).
+    static let splitKey = 100
+
+    /// Whole words within `budget` typos of `scalars` found by a walk over the reversed keys that spends at most
+    /// `suffixTypos` on the query's last `through` characters (its first `through` columns backwards), appended to
+    /// `endings` as single sorted positions of the index: only keys whose first letter is right (`scalars[0]`, or,
+    /// with `swapIsRight`, the first two swapped) when `firstLetterRight`, only the others otherwise.
+    mutating func reversedWholeWords(
+        _ reversed: ReversedKeys, _ scalars: [UInt32], budget: Int, suffixTypos: Int, through: Int,
+        firstLetterRight: Bool, swapIsRight: Bool, into endings: inout [TypoHit]
+    ) {
+        var backwards = Array.take(&scratch.backwards)
+        backwards.append(contentsOf: scalars.reversed())
+        var search = TypoSearch(
+            index: index, query: backwards, maxTypos: budget, transpositions: options.transpositions,
+            wholeWord: true, exactPrefix: 0, reversed: reversed, buffers: takeWalkBuffers())
+        search.cap(through: through, typos: suffixTypos)
+        search.nodeBudget = walkBudget
+        search.run()
+        visited += search.visited
+        if search.cut { walkCut = true }
+        let m = scalars.count
+        let swaps = swapIsRight && options.transpositions && m >= 2 && scalars[1] != scalars[0]
+        index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in
+            for hit in search.hits {
+                for p in Int(hit.lo)..<Int(hit.hi) {
+                    let position = reversed.forwardPosition(p)
+                    let start = Int(offsets[position])
+                    let end = Int(offsets[position + 1])
+                    let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    let first = UTF8Scalars.decode(key, at: 0)
+                    var right = first.value == scalars[0]
+                    if !right && swaps && first.value == scalars[1] && first.length < key.count {
+                        right = UTF8Scalars.decode(key, at: first.length).value == scalars[0]
+                    }
+                    guard right == firstLetterRight else { continue }
+                    endings.append(
+                        TypoHit(lo: Int32(position), hi: Int32(position + 1), typos: hit.typos, depth: hit.depth))
+                }
+            }
+        }
+        backwards.removeAll(keepingCapacity: true)
+        swap(&scratch.backwards, &backwards)
+        scratch.walk = search.takeBuffers()
+    }
+
+    /// Sorts `endings` by position and keeps, where they overlap, the fewest typos: each position once.
+    static func keepFewestTypos(_ endings: inout [TypoHit]) {
+        // Ranges of keys that end at one node hold equal keys; split into single positions first.
+        var i = 0
+        let count = endings.count
+        while i < count {
+            let hit = endings[i]
+            if hit.hi - hit.lo > 1 {
+                endings[i].hi = hit.lo + 1
+                for p in (hit.lo + 1)..<hit.hi {
+                    endings.append(TypoHit(lo: p, hi: p + 1, typos: hit.typos, depth: hit.depth))
+                }
+            }
+            i += 1
+        }
+        endings.sort { $0.lo != $1.lo ? $0.lo < $1.lo : $0.typos < $1.typos }
+        var kept = 0
+        for k in 0..<endings.count where kept == 0 || endings[k].lo != endings[kept - 1].lo {
+            endings[kept] = endings[k]
+            kept += 1
+        }
+        endings.removeSubrange(kept...)
     }
 
     /// The typos a whole word with a wrong first letter may have beyond the completion budget: the first letter and
@@ -60,13 +190,14 @@ extension FuzzyMatcher {
     /// `cut`: a walk cut short is not narrowed from, the next keystroke walks afresh.
     mutating func wholeWordWalk(
         _ scalars: [UInt32], budget: Int, wrongPrefixTypos: Int, onlyWrongPrefix: Bool, firstSwap: Bool,
-        previous: ([UInt32], [TypoHit]?)?
+        capped: (column: Int, typos: Int)? = nil, previous: ([UInt32], [TypoHit]?)?
     ) -> TypoSearch {
         var search = TypoSearch(
             index: index, query: scalars, maxTypos: budget, transpositions: options.transpositions, wholeWord: false,
             exactPrefix: options.exactPrefixLength, wrongPrefixTypos: wrongPrefixTypos,
             onlyWrongPrefix: onlyWrongPrefix, firstSwap: firstSwap, buffers: takeWalkBuffers())
         search.nodeBudget = walkBudget
+        if let capped { search.cap(through: capped.column, typos: capped.typos) }
         var below: [TypoHit]? = nil
         if let (oldScalars, oldHits) = previous, oldScalars.count <= scalars.count, scalars.starts(with: oldScalars) {
             below = oldHits

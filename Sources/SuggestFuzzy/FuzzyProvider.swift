@@ -30,6 +30,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             case transpositions, exactPrefixLength, forgiveWrongPrefix
             case prefixMatches, subsequence, subsequenceMinLength, subsequenceMaxLength, smartCase, everyWord
             case maxTypoQueryLength, wholeWordBoost, phrasePenalty, completionLengthPenalty, weighTypoKinds, spellingGuard
+            case reversedKeys
             case maxWalkNodes, maxAbbreviationChecks, typoThreshold, profile
         }
 
@@ -77,6 +78,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             o.weighTypoKinds = try c.decodeIfPresent(Bool.self, forKey: .weighTypoKinds) ?? d.weighTypoKinds
             o.spellingGuard = try c.decodeIfPresent(Bool.self, forKey: .spellingGuard) ?? d.spellingGuard
             o.profile = try c.decodeIfPresent(Bool.self, forKey: .profile) ?? d.profile
+            o.reversedKeys = try c.decodeIfPresent(Bool.self, forKey: .reversedKeys) ?? d.reversedKeys
             options = o
         }
     }
@@ -108,6 +110,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         self.id = id
         self.options = options
         self.index = index
+        if options.reversedKeys { index.prepareReversedKeys() }
     }
 
     public init(configuration: Configuration, context: ProviderContext) throws {

@@ -50,6 +50,9 @@ struct FuzzyScratch: Sendable {
     var key: [UInt8] = []
     /// The typo walks' arrays, handed from one walk to the next.
     var walk = TypoSearch.Buffers()
+    /// Whole-word corrections of the two directions, and the query backwards.
+    var wholeEndings: [TypoHit] = []
+    var backwards: [UInt32] = []
     /// The nodes a narrowed walk starts from, and the hits sorted to find them.
     var starts: [TypoSearch.Start] = []
     var sortedHits: [TypoHit] = []

@@ -22,6 +22,9 @@ struct TypoHit: Sendable {
 /// corrections, ranked first inside their tier). In whole-word mode only keys that end at the node are hits.
 struct TypoSearch {
     let index: FuzzyIndex
+    /// When set, the walk runs over these keys (the index's keys written backwards) instead of the index's: the
+    /// query is then reversed too, and hits are positions of `reversed`.
+    let reversed: ReversedKeys?
     let query: [UInt32]
     let m: Int
     let maxTypos: Int32
@@ -65,6 +68,8 @@ struct TypoSearch {
     private var keyBytes: UnsafePointer<UInt8>! = nil
     /// Valid during ``run()``: `path`.
     private var p: UnsafeMutablePointer<UInt32>! = nil
+    /// Whether some cap is below `maxTypos` (set by ``run()``).
+    private var capped = false
     /// Valid during ``run()``: `caps`.
     private var c: UnsafePointer<Int32>! = nil
     /// The most scalars a spent node can continue with: two per cell of the band.
@@ -88,8 +93,9 @@ struct TypoSearch {
     init(
         index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int,
         wrongPrefixTypos: Int = 0, onlyWrongPrefix: Bool = false, firstSwap: Bool = false,
-        buffers: consuming Buffers = Buffers()
+        reversed: ReversedKeys? = nil, buffers: consuming Buffers = Buffers()
     ) {
+        self.reversed = reversed
         self.onlyWrongPrefix = onlyWrongPrefix
         self.firstSwap = firstSwap
         self.index = index
@@ -122,6 +128,11 @@ struct TypoSearch {
     /// none in "sam". The caps are a function of the query and the budget alone.
     mutating func capByWords(_ allowance: (_ length: Int, _ last: Bool) -> Int) {
         Self.wordCaps(query, maxTypos: Int(maxTypos), allowance: allowance) { j, cap in caps[j] = cap }
+    }
+
+    /// Holds an alignment to at most `typos` by query position `position` (and every position before it).
+    mutating func cap(through position: Int, typos: Int) {
+        for j in 0...min(m, position) where caps[j] > Int32(typos) { caps[j] = Int32(typos) }
     }
 
     /// Calls `body(j, cap)` for each query position `j` in `0...query.count` with the cap ``capByWords(_:)`` sets.
@@ -170,7 +181,9 @@ struct TypoSearch {
     /// Walks the whole trie, or only below `starts` (trie nodes: sorted range and byte depth at a scalar boundary);
     /// the hits are then in `hits`.
     mutating func run(from starts: [Start]? = nil) {
-        guard index.count > 0 else { return }
+        let count = reversed?.count ?? index.count
+        guard count > 0 else { return }
+        precondition(reversed == nil || starts == nil, "a walk over reversed keys starts at the root")
         let query = self.query
         // Moved out (and back at the end), so that each is uniquely referenced and not copied when written.
         var rows = self.rows
@@ -180,9 +193,10 @@ struct TypoSearch {
         self.rows = []
         self.choices = []
         self.path = []
+        capped = caps.contains { $0 < maxTypos }
         // Row 0 within the caps.
         for j in 0...m where rows[j] > caps[j] { rows[j] = maxTypos + 1 }
-        index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in
+        Self.withKeys(of: index, reversed: reversed) { offsets, bytes in
         path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
             choices.withUnsafeMutableBufferPointer { choiceBuffer in
@@ -198,7 +212,7 @@ struct TypoSearch {
                     if let starts {
                         for start in starts { walk(from: start) }
                     } else {
-                        visit(0, index.count, byteDepth: 0, depth: 0, best: Int32.max, limit: maxTypos)
+                        visit(0, count, byteDepth: 0, depth: 0, best: Int32.max, limit: maxTypos)
                     }
                     r = nil
                     q = nil
@@ -216,6 +230,19 @@ struct TypoSearch {
         self.path = path
         self.rows = rows
         self.choices = choices
+    }
+
+    /// Calls `body` with the storage of the keys walked: `index`'s, or the `reversed` ones (static, so that `body`
+    /// may mutate the walk).
+    private static func withKeys(
+        of index: FuzzyIndex, reversed: ReversedKeys?,
+        _ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        if let reversed {
+            reversed.withUnsafeKeys(body)
+        } else {
+            index.prefixIndex.withUnsafeSortedKeys(body)
+        }
     }
 
     /// Recomputes the rows along the path to a start node, then walks below it.
@@ -291,8 +318,10 @@ struct TypoSearch {
         if minRow > limit { return }
         // Every cell of a deeper row is at least depth - m.
         if depth + 1 > m + Int(maxTypos) { return }
-        let spent = minRow == limit && depth >= exactPrefix && spentChoices(base: base, depth: depth, limit: limit)
-        if byteDepth <= 1, let top = index.top {
+        let spent =
+            (minRow == limit || (capped && atCaps(base: base, depth: depth, limit: limit))) && depth >= exactPrefix
+            && spentChoices(base: base, depth: depth, limit: limit)
+        if byteDepth <= 1, reversed == nil, let top = index.top {
             // The top two levels: children from the table (a spent node keeps only its choices, all ASCII).
             let range: Range<Int>
             if byteDepth == 0 {
@@ -320,7 +349,7 @@ struct TypoSearch {
             // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]` after `q[j]`). Find those few
             // children by binary search instead of listing every child (most nodes of a walk are spent ones).
             let choices = v + depth * choiceWidth
-            if depth >= 2 && (choiceWidth == 1 || choices[1] == UInt32.max),
+            if minRow == limit && depth >= 2 && (choiceWidth == 1 || choices[1] == UInt32.max),
                 let j = singleCellAtLimit(base: base, depth: depth, limit: limit), m - j >= 2
             {
                 // One cell at the limit and one way on: the path can only spell the rest of the query, `q[j..<m]`,
@@ -392,7 +421,7 @@ struct TypoSearch {
         var j = max(0, depth - k)
         let bandEnd = min(m, depth + k)
         while j <= bandEnd {
-            if r[base + j] == limit {
+            if r[base + j] <= limit {
                 if j < m {
                     if q[j] >= 0x80 { return false }
                     add(q[j])
@@ -406,6 +435,26 @@ struct TypoSearch {
             j += 1
         }
         if count < choiceWidth { choices[count] = UInt32.max }
+        return true
+    }
+
+    /// Whether no cell of the row at `base` can grow by a typo and stay within its cap: each live cell (at most
+    /// `limit`) is at `limit` or at the cap of the next query position (caps never fall from one position to the
+    /// next), so the children within the budget are only those that match a query scalar on a live cell's diagonal
+    /// or complete a transposition (see ``spentChoices(base:depth:limit:)``).
+    @inline(__always)
+    private func atCaps(base: Int, depth: Int, limit: Int32) -> Bool {
+        let k = Int(maxTypos)
+        var j = max(0, depth - k)
+        let bandEnd = min(m, depth + k)
+        while j <= bandEnd {
+            let value = r[base + j]
+            if value <= limit {
+                let next = c[min(j + 1, m)]
+                if value < min(limit, next) { return false }
+            }
+            j += 1
+        }
         return true
     }
 

@@ -36,6 +36,20 @@ struct FuzzyConfigurationTests {
         #expect(FuzzyOptions().weighTypoKinds)
     }
 
+    @Test func reversedKeysAreMadeWhenAsked() throws {
+        let off = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv" }"#)
+        let plain = try #require(off.slots.first?.provider as? FuzzyProvider)
+        #expect(!plain.options.reversedKeys)
+        #expect(plain.index.reversed == nil)
+        let on = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv", "reversedKeys": true }"#)
+        let provider = try #require(on.slots.first?.provider as? FuzzyProvider)
+        #expect(provider.options.reversedKeys)
+        // A small dictionary's reversed keys are made with the provider; they count in the index's extra bytes.
+        let reversed = try #require(provider.index.reversed)
+        #expect(reversed.count == provider.index.count)
+        #expect(provider.index.extraByteCount >= reversed.byteCount)
+    }
+
     @Test func wholeWordOptionsAreRead() throws {
         let configuration = try Self.load(
             #"{ "type": "fuzzy", "dictionary": "words.tsv", "minLengthTwoTyposWholeWord": 7, "#
@@ -171,6 +185,7 @@ struct FuzzyConfigurationTests {
         ),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "spellingGuard": "yes" }"#, "providers[0].spellingGuard"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "weighTypoKinds": 0 }"#, "providers[0].weighTypoKinds"),
+        (#"{ "type": "fuzzy", "dictionary": "words.tsv", "reversedKeys": "on" }"#, "providers[0].reversedKeys"),
         (#"{ "type": "fuzzy", "dictionary": "words.tsv", "maxTypo": 1 }"#, "providers[0]"),
         (#"{ "type": "fuzzy", "dictionary": "missing.tsv" }"#, "providers[0].dictionary"),
         (#"{ "type": "fuzzy" }"#, "providers[0]"),
