@@ -1,5 +1,6 @@
 public import SuggestCore
 public import SuggestIndex
+import Dispatch
 import Synchronization
 
 /// What the fuzzy provider needs beyond the shared `PrefixIndex`: a 32-bit letter mask and a 16-bit set of second
@@ -122,7 +123,7 @@ public struct FuzzyIndex: Sendable {
     }
 
     /// Makes the reversed keys unless they are made or being made: at once below ``reversedInBackground`` keys,
-    /// otherwise on a background task, so that start-up does not wait for them (about 0.3 s for 886k keys). Until
+    /// otherwise on a background thread, so that start-up does not wait for them (about 0.3 s for 886k keys). Until
     /// they are there, whole-word corrections are searched forward only: the same answers, with more work.
     public func prepareReversedKeys() {
         guard reversedKeys.claim() else { return }
@@ -131,7 +132,8 @@ public struct FuzzyIndex: Sendable {
         if count < Self.reversedInBackground {
             box.keys = ReversedKeys(prefixIndex, maxLength: Self.reversedLength)
         } else {
-            Task.detached(priority: .utility) {
+            // A thread of its own (not the cooperative pool, which busy keystrokes may hold).
+            DispatchQueue.global(qos: .userInitiated).async {
                 box.keys = ReversedKeys(prefixIndex, maxLength: Self.reversedLength)
             }
         }

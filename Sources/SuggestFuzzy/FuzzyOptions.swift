@@ -76,7 +76,7 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// three typos, cost a fraction of the trie nodes (see the "Fuzzy matching" article). The answers are the same
     /// either way. Memory: the keys' bytes again and 8 bytes per key (about 15 bytes per entry for a word list,
     /// 18 for package names), beyond the 48 bytes per entry the indexes otherwise keep to; made once per dictionary
-    /// when a provider asks for them, on a background task from 100,000 keys (until then, forward walks).
+    /// when a provider asks for them, on a background thread from 100,000 keys (until then, forward walks).
     public var reversedKeys: Bool = false
     /// Queries longer than this (in characters) are matched without typos (exact and prefix only).
     public var maxTypoQueryLength: Int = 64
