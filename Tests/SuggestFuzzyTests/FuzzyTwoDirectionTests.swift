@@ -46,17 +46,23 @@ struct FuzzyTwoDirectionTests {
         return String(chars)
     }
 
+    /// Providers over one index of `dictionary`: with reversed keys (made with the provider: a small dictionary),
+    /// and without.
+    static func providers(_ dictionary: WeightedDictionary) throws -> (split: FuzzyProvider, forward: FuzzyProvider) {
+        let index = FuzzyIndex(dictionary)
+        var options = FuzzyOptions()
+        options.reversedKeys = true
+        let split = try FuzzyProvider(index: index, options: options)
+        #expect(index.reversed != nil)
+        return (split, try FuzzyProvider(index: index, options: FuzzyOptions()))
+    }
+
     @Test(arguments: [1, 2, 3])
     func splitSearchesFindTheCorrectionsOfOneForwardWalk(seed: UInt64) throws {
         let words = Self.words(count: 1_500, seed: seed)
         let dictionary = WeightedDictionary(
             entries: words.enumerated().map { ($0.element, Double(1 + ($0.offset * 7_919) % 5_000), nil) })
-        let index = FuzzyIndex(dictionary)
-        var splitOptions = FuzzyOptions()
-        splitOptions.reversedKeys = true
-        let split = try FuzzyProvider(index: index, options: splitOptions)
-        let forward = try FuzzyProvider(index: index, options: FuzzyOptions())
-        #expect(index.reversed != nil)
+        let (split, forward) = try Self.providers(dictionary)
         var state = seed
         var compared = 0
         for k in 0..<60 {
@@ -88,12 +94,7 @@ struct FuzzyTwoDirectionTests {
             ("specific", 100, nil), ("speculative", 50, nil), ("listened", 80, nil), ("phonetic", 40, nil),
             ("together", 90, nil), ("wonderful", 70, nil), ("abcdefgh", 10, nil),
         ])
-        let index = FuzzyIndex(dictionary)
-        var splitOptions = FuzzyOptions()
-        splitOptions.reversedKeys = true
-        let split = try FuzzyProvider(index: index, options: splitOptions)
-        let forward = try FuzzyProvider(index: index, options: FuzzyOptions())
-        #expect(index.reversed != nil)
+        let (split, forward) = try Self.providers(dictionary)
         let cases = [
             ("spefic", "specific"), ("specifcial", "specific"), ("istened", "listened"), ("fonetic", "phonetic"),
             ("xxtogether", "together"), ("tgoethre", "together"), ("wundervul", "wonderful"), ("wonrfull", "wonderful"),
