@@ -122,9 +122,9 @@ public struct FuzzyIndex: Sendable {
         oneWord = OneWordKeys(prefixIndex)
     }
 
-    /// Makes the reversed keys unless they are made or being made: at once below ``reversedInBackground`` keys,
-    /// otherwise on a background thread, so that start-up does not wait for them (about 0.3 s for 886k keys). Until
-    /// they are there, whole-word corrections are searched forward only: the same answers, with more work.
+    /// Makes the reversed keys unless they are made or being made: at once below 100,000 keys, otherwise on a
+    /// background thread, so that start-up does not wait for them (about 0.3 s for 886k keys). Until they are there,
+    /// whole-word corrections are searched forward only: the same answers, with more work.
     public func prepareReversedKeys() {
         guard reversedKeys.claim() else { return }
         let prefixIndex = self.prefixIndex
