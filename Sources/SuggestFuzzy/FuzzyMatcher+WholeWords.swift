@@ -11,15 +11,16 @@ extension FuzzyMatcher {
     /// subtree has a typo to spare, and three typos let every node of the first levels through. So, with
     /// `FuzzyOptions.reversedKeys` and an exact prefix of one (the default), these searches are split between the index's keys and its reversed keys
     /// (`FuzzyIndex.reversedKeys`, as Mihov and Schulz split a search between a forward and a backward trie):
-    /// - three typos, first letter right: a forward walk that may spend one typo by the end of query column 3
+    /// - two or three typos, first letter right: a forward walk that may spend one typo by the end of query column 3
     ///   (``splitColumn``), narrowed between keystrokes like the main walk, and a backward walk for every alignment
-    ///   that has spent more by then, which then spends at most one on the columns after it;
+    ///   that has spent more when it leaves that column, which then spends the rest of the budget (none or one) on
+    ///   the columns after it;
     /// - a wrong first letter and one more typo: one backward walk that may spend a single typo before it reaches the
     ///   word's first letter, instead of a forward walk below each of the other first letters.
     /// Every alignment within the budget falls in one of the halves, so the corrections and their typo counts are
-    /// those of one forward walk (`FuzzyOptions.reversedKeys` off, as the tests compare). Two typos, a longer
-    /// exact prefix, a query whose corrections may be longer than the reversed keys, or reversed keys still being
-    /// made: forward walks alone.
+    /// those of one forward walk (`FuzzyOptions.reversedKeys` off, as the tests compare). A longer exact prefix, a
+    /// query whose corrections may be longer than the reversed keys, or reversed keys still being made: forward
+    /// walks alone.
     mutating func wholeWords(
         _ scalars: [UInt32], budget: Int, queryWords: Int, previous: FuzzyState?,
         pieces: [TypoHit], exactRange: Range<Int>, limit: Int, _ filter: PositionFilter
@@ -28,13 +29,12 @@ extension FuzzyMatcher {
         var profileMark = visited
         // Split between the two directions when the reversed keys hold every key the search can find.
         let reversed = options.reversedKeys && options.exactPrefixLength == 1 ? index.reversed : nil
-        let split = reversed.map { budget >= Self.minimumSplitBudget && scalars.count + budget <= $0.maxLength }
-            ?? false
+        let split = reversed.map { budget > Self.forwardTypos && scalars.count + budget <= $0.maxLength } ?? false
         let key = split ? budget + Self.splitKey : budget
         let narrowing = previous.flatMap { $0.wholeWordBudget == key ? $0 : nil }
         var rightFirst = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
-            capped: split ? (Self.splitColumn, Self.forwardShare(budget)) : nil,
+            capped: split ? (Self.splitColumn, Self.forwardTypos) : nil,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wholeWordHits) })
         state?.wholeWordBudget = key
         state?.wholeWordScalars = scalars
@@ -47,7 +47,7 @@ extension FuzzyMatcher {
             endings.append(contentsOf: rightFirst.endings)
             scratch.walk = rightFirst.takeBuffers()
             reversedWholeWords(
-                reversed, scalars, budget: budget, suffixTypos: budget - Self.forwardShare(budget) - 1,
+                reversed, scalars, budget: budget, suffixTypos: budget - Self.forwardTypos - 1,
                 through: scalars.count - Self.splitColumn - 1, firstLetterRight: true, swapIsRight: forgive,
                 into: &endings)
             Self.keepFewestTypos(&endings)
@@ -100,16 +100,13 @@ extension FuzzyMatcher {
         profile?.end(.wholeWordsWrongFirst, work: visited - profileMark)
     }
 
-    /// The smallest budget whose right-first search is split: with two typos the forward walk alone visits fewer
-    /// nodes than the two halves (the backward walk has no exact first letter to keep it narrow).
-    static let minimumSplitBudget = 3
-
     /// The query column that splits a whole-word search between the directions: the forward walk may spend at most
-    /// ``forwardShare(_:)`` typos by it, the backward walk covers every alignment that spends more.
+    /// ``forwardTypos`` by it, the backward walk covers every alignment that has spent more when it leaves it.
     static let splitColumn = 3
 
-    /// The typos the forward walk may spend by ``splitColumn`` with `budget` in all.
-    static func forwardShare(_ budget: Int) -> Int { (budget - 1) / 2 }
+    /// The typos the forward walk of a split search may spend by ``splitColumn``: with two typos in all, the
+    /// backward walk then matches the rest of the word exactly; with three, it may spend one on it.
+    static let forwardTypos = 1
 
     /// Added to a split walk's budget in ``FuzzyState/wholeWordBudget`` (its hits come from a capped walk).
     static let splitKey = 100
