@@ -139,11 +139,6 @@ public struct FuzzyIndex: Sendable {
         }
     }
 
-    /// Waits until the reversed keys are made, once asked for (``prepareReversedKeys()``).
-    public func waitForReversedKeys() async {
-        while reversedKeys.claimed && reversed == nil { try? await Task.sleep(for: .milliseconds(5)) }
-    }
-
     /// The folded (canonical) key of sorted position `i`, as a string (for tests and diagnostics).
     public func key(at i: Int) -> String {
         String(decoding: prefixIndex.sortedKey(at: i), as: UTF8.self)
@@ -305,9 +300,6 @@ final class ReversedKeysBox: Sendable {
         get { made.withLock { $0.keys } }
         set { made.withLock { $0.keys = newValue } }
     }
-
-    /// Whether they were asked for.
-    var claimed: Bool { made.withLock { $0.claimed } }
 
     /// True for the first caller only: the one that makes them.
     func claim() -> Bool {
