@@ -140,21 +140,16 @@ struct FuzzyMatcher {
             }
             if !continuation.isEmpty { pieces.append(continuationPiece) }
         } else {
-            // A query of several words whose words before the last, as typed, start at least `limit` keys ("python "
-            // starts thousands of names): the typos go to the last word first, the way Typesense corrects a token only
-            // when the exact ones find nothing. A typo in an earlier word is looked for only when that walk finds
-            // nothing at all. (A budget grown by the last word over the whole of "python dateutil" walked 9,497 nodes;
-            // below an exact "python", 2,310.) The separator before the last word may still be an edit ("cerberus-py"
-            // finds "cerberuspy"). Earlier words that start fewer keys may be misspelt ("hypotesis-js"): those queries
-            // walk with the typos anywhere.
+            // A query of several words whose first words, as typed, start at least `limit` keys ("python " starts
+            // thousands of names): the typos go to the words after them first, the way Typesense corrects a token only
+            // when the exact ones find nothing; the longest such run of words is kept ("pyobjc framwork c": "pyobjc",
+            // as at "pyobjc framwork", so that the keystroke narrows from the one before). A typo in those words is
+            // looked for only when that walk finds nothing at all. (A budget grown by the last word over the whole of
+            // "python dateutil" walked 9,497 nodes; below an exact "python", 2,310.) The separator after them may
+            // still be an edit ("cerberus-py" finds "cerberuspy"). Words that start fewer keys may be misspelt
+            // ("hypotesis-js"): those queries walk with the typos anywhere.
             var exactPrefix = options.exactPrefixLength
-            if queryWords > 1, let space = scalars.lastIndex(of: 0x20), space > exactPrefix,
-                let spaceByte = trimmed.lastIndex(of: 0x20)
-            {
-                scratch.key.removeAll(keepingCapacity: true)
-                scratch.key.append(contentsOf: trimmed[0...spaceByte])
-                if index.prefixRange(scratch.key).count >= limit { exactPrefix = space }
-            }
+            if queryWords > 1 { exactPrefix = exactWords(scalars, trimmed, limit: limit) ?? exactPrefix }
             var restricted = 0
             var search: TypoSearch
             // The walk's matches hold half the list without the tier of the full budget (see `smallerBudgetWalk`).
@@ -395,6 +390,23 @@ struct FuzzyMatcher {
         // fill the list.
         if !prefixFills { everyWordMatches(query, limit: limit, filter) }
         profile?.end(.everyWord)
+    }
+
+    /// The scalar position of the last separator (beyond the exact prefix) whose words before it, as typed, start at
+    /// least `limit` keys: the main walk keeps them exact. Nil when there is none. `trimmed`: the query's bytes.
+    mutating func exactWords(_ scalars: [UInt32], _ trimmed: [UInt8], limit: Int) -> Int? {
+        var space = scalars.count
+        var byte = trimmed.count
+        while true {
+            guard let s = scalars[..<space].lastIndex(of: 0x20), s > options.exactPrefixLength,
+                let b = trimmed[..<byte].lastIndex(of: 0x20)
+            else { return nil }
+            scratch.key.removeAll(keepingCapacity: true)
+            scratch.key.append(contentsOf: trimmed[0...b])
+            if index.prefixRange(scratch.key).count >= limit { return s }
+            space = s
+            byte = b
+        }
     }
 
     /// The main typo walk (step 1) with `exactPrefix` leading scalars kept exact, below the previous keystroke's hits

@@ -47,6 +47,8 @@ struct FuzzyState: Sendable {
         else { return false }
         let shared = self.scalars.count
         return withUnsafeTemporaryAllocation(of: Int32.self, capacity: shared + 1) { old in
+            // A position no word covers (after a trailing separator) keeps the whole budget, as in the walk.
+            old.initialize(repeating: Int32(typos))
             TypoSearch.wordCaps(self.scalars, maxTypos: typos, allowance: allowance) { j, cap in old[j] = cap }
             var grew = false
             TypoSearch.wordCaps(scalars, maxTypos: typos, allowance: allowance) { j, cap in

@@ -135,7 +135,8 @@ struct TypoSearch {
         for j in 0...min(m, position) where caps[j] > Int32(typos) { caps[j] = Int32(typos) }
     }
 
-    /// Calls `body(j, cap)` for each query position `j` in `0...query.count` with the cap ``capByWords(_:)`` sets.
+    /// Calls `body(j, cap)` for each query position `j` in `0...query.count` that a word covers, with the cap
+    /// ``capByWords(_:)`` sets; the position after a trailing separator is not called (it keeps `maxTypos`).
     /// `allowance(length, last)`: the typos of a word of `length` scalars, the last one (still being typed) or not.
     static func wordCaps(
         _ query: [UInt32], maxTypos: Int, allowance: (_ length: Int, _ last: Bool) -> Int,

@@ -36,6 +36,30 @@ struct FuzzyEarlierWordsTests {
         #expect(rare.contains("pyton-dateutil"))
     }
 
+    @Test func theLongestRunOfCommonFirstWordsKeepsItsSpelling() throws {
+        // "python " starts 11 keys, "python dateutl " none: "python" is kept as typed, the typo goes to "dateutl"
+        // ("python-dateutil-x"), and "pythn-dateutl-x" (one typo, in the first word) is not offered as a completion
+        // (the every-word step, off here, may still offer it, below the completions).
+        var texts = ["python-dateutil-x", "pythn-dateutl-x"]
+        let words = ["alpha", "beta", "gamma", "delta", "epsilon", "kappa", "lambda", "sigma", "omega", "theta"]
+        texts += words.map { "python-\($0)" }
+        let dictionary = WeightedDictionary(entries: texts.map { (text: $0, weight: 1, scope: nil) })
+        var options = FuzzyOptions()
+        options.everyWord = false
+        let provider = try FuzzyProvider(index: FuzzyIndex(dictionary), options: options)
+        let titles = try Self.suggest("python-dateutl-x", provider).titles
+        #expect(titles == ["python-dateutil-x"])
+        // Typed letter by letter: every keystroke answers as a cold one.
+        var previous: (any Sendable)? = nil
+        var text = ""
+        for character in "python-dateutl-x" {
+            text.append(character)
+            let typed = try Self.suggest(text, provider, previous: previous)
+            previous = typed.state
+            #expect(typed.titles == (try Self.suggest(text, provider).titles), "\(text)")
+        }
+    }
+
     @Test func anEarlierWordIsCorrectedWhenTheLastFindsNothing() throws {
         // Nothing below "python" is within a typo of "python zebra": the first word's typo is looked for.
         let found = try Self.suggest("python-zebra", Self.provider(pythonNames: 10)).titles

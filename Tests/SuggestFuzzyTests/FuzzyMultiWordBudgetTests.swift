@@ -97,4 +97,18 @@ struct FuzzyMultiWordBudgetTests {
         #expect(!state.narrows(FuzzyMatcher.scalars(TextNormalizer.normalized("ab ce")), typos: 2, exactPrefix: 1,
                                allowance: fixed))
     }
+
+    @Test func aTextEndingWithASeparatorNarrowsTheNextWord() {
+        // After "ab cd " no word covers the last position: the walk kept the whole budget there, so "ab cd e" (whose
+        // last word may spend up to the budget) narrows from it.
+        var state = FuzzyState()
+        state.scalars = FuzzyMatcher.scalars(TextNormalizer.normalized("ab cd "))
+        #expect(state.scalars.last == 0x20)
+        state.typos = 2
+        state.exactPrefix = 1
+        state.hits = []
+        let fixed: (Int, Bool) -> Int = { _, _ in 1 }
+        let next = FuzzyMatcher.scalars(TextNormalizer.normalized("ab cd e"))
+        for _ in 0..<100 { #expect(state.narrows(next, typos: 2, exactPrefix: 1, allowance: fixed)) }
+    }
 }
