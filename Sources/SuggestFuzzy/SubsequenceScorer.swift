@@ -136,8 +136,9 @@ struct SubsequenceScorer {
         }
     }
 
-    /// The abbreviation rule of ``score(key:original:positions:)`` on folded bytes only (word starts after
-    /// separators; no camelCase humps, no smart case): the hot loop of the subsequence scan.
+    /// The abbreviation rule of ``score(key:original:positions:)`` on a canonical key (`IndexKey`: words separated by
+    /// single spaces, its only separator byte; no camelCase humps, no smart case): the hot loop of the subsequence
+    /// scan.
     @inline(__always)
     static func abbreviates(_ pat: UnsafePointer<UInt8>, _ pc: Int, _ key: UnsafePointer<UInt8>, _ n: Int) -> Bool {
         if pc > n { return false }
@@ -171,9 +172,10 @@ struct SubsequenceScorer {
         return true
     }
 
-    /// The first `j >= from` (`from >= 1`) where the key holds the scalar `pat[p..<p + length]` at a word start (its
-    /// byte before is a separator), or -1. Eight bytes at a time: the bytes equal to the scalar's lead byte are found
-    /// with one subtraction (a zero byte of `word ^ lead`), then each is checked.
+    /// The first `j >= from` (`from >= 1`) where the canonical key holds the scalar `pat[p..<p + length]` at a word
+    /// start (its byte before is a space, a canonical key's only separator), or -1. Eight bytes at a time: the spaces
+    /// are found with one subtraction (a zero byte of `word ^ 0x20…`), then the byte after each is checked — a key
+    /// has a few words, so far fewer candidates than the bytes equal to a common letter.
     @inline(__always)
     static func wordStart(
         _ pat: UnsafePointer<UInt8>, _ p: Int, _ length: Int, _ key: UnsafePointer<UInt8>, _ n: Int, from: Int
@@ -181,31 +183,31 @@ struct SubsequenceScorer {
         let b = pat[p]
         let last = n &- length
         @inline(__always) func matches(_ j: Int) -> Bool {
-            guard key[j] == b && TextNormalizerProxy.isSeparator(key[j &- 1]) else { return false }
+            guard j >= from && j <= last && key[j] == b && key[j &- 1] == 0x20 else { return false }
             var k = 1
             while k < length && key[j &+ k] == pat[p &+ k] { k &+= 1 }
             return k == length
         }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        let spread = UInt64(b) &* ones
-        var j = from
-        while j &+ 8 <= n {
-            let word = UInt64(littleEndian: UnsafeRawPointer(key + j).loadUnaligned(as: UInt64.self))
-            let x = word ^ spread
-            // Set at each zero byte of x (and maybe above one: `matches` checks the byte itself).
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        // Spaces at `from - 1` and after (a word start at j has its space at j - 1).
+        var i = from &- 1
+        while i &+ 8 <= n {
+            let word = UInt64(littleEndian: UnsafeRawPointer(key + i).loadUnaligned(as: UInt64.self))
+            let x = word ^ spaces
+            // Set at each zero byte of x (and maybe above one: `matches` checks the bytes themselves).
             var hits = (x &- ones) & ~x & highs
             while hits != 0 {
-                let k = j &+ (hits.trailingZeroBitCount &>> 3)
-                if k > last { return -1 }
-                if matches(k) { return k }
+                let j = i &+ (hits.trailingZeroBitCount &>> 3) &+ 1
+                if matches(j) { return j }
                 hits &= hits &- 1
             }
-            j &+= 8
+            i &+= 8
         }
-        while j <= last {
-            if matches(j) { return j }
-            j &+= 1
+        while i < last {
+            if key[i] == 0x20 && matches(i &+ 1) { return i &+ 1 }
+            i &+= 1
         }
         return -1
     }
