@@ -16,7 +16,8 @@ import Synchronization
 /// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set), about half a
 /// byte per entry for the one-word keys (``OneWordKeys``) and, for large dictionaries, a table of the trie's top two
 /// levels (tens of kilobytes); when a provider asks for them (`FuzzyOptions.reversedKeys`), the reversed keys (the
-/// keys' bytes again and 8 bytes per key). See ``extraByteCount``.
+/// keys' bytes again and 8 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
+/// (`AbbreviationCache`) take at most 4 MB, whatever the dictionary's size.
 public struct FuzzyIndex: Sendable {
     /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
     public let prefixIndex: PrefixIndex
@@ -38,6 +39,9 @@ public struct FuzzyIndex: Sendable {
     /// at the word's start (see `FuzzyMatcher.wholeWords`): made when a provider asks for them
     /// (``prepareReversedKeys()``, `FuzzyOptions.reversedKeys`), shared by the copies of this index.
     let reversedKeys = ReversedKeysBox()
+    /// The keys abbreviation patterns abbreviate, kept from scans of whole first-letter ranges for later scans of the
+    /// same or longer patterns (see ``AbbreviationCache``); shared by the copies of this index.
+    let abbreviations = AbbreviationCache()
 
     /// The reversed keys, when made.
     var reversed: ReversedKeys? { reversedKeys.keys }

@@ -53,6 +53,7 @@ extension FuzzyMatcher {
         let checkBudget = options.maxAbbreviationChecks == 0 ? Int.max : options.maxAbbreviationChecks
         var checks = 0
         var stopped = false
+        var cold = false
         let index = self.index
         let masks = index.masks
         let prefixIndex = index.prefixIndex
@@ -124,9 +125,17 @@ extension FuzzyMatcher {
                     ScoredPosition.replaceMin(with: scored, in: &best)
                 }
             }
+            // Narrowed from the previous keystroke's survivors when the pattern grew, else from the survivors kept
+            // for the longest prefix of the pattern that an earlier scan of a whole range found (any session).
+            var base: [Int32]? = nil
             if let previous, let old = previous.survivors, previous.pattern.count <= pattern.count,
                 pattern.starts(with: previous.pattern)
             {
+                base = old
+            } else if !needsOriginal {
+                base = index.abbreviations.longestPrefix(of: pattern)
+            }
+            if let old = base {
                 // Survivors are sorted; abbreviating a longer pattern implies abbreviating its prefix (greedy).
                 for survivor in old {
                     if let score = match(Int(survivor)) { keep(Int(survivor), score) }
@@ -193,6 +202,7 @@ extension FuzzyMatcher {
                 }
                 }
                 checked = range.count
+                cold = true
             }
         }
         }
@@ -201,7 +211,11 @@ extension FuzzyMatcher {
         // A scan cut short is not narrowed from: the next keystroke scans afresh.
         scanCut = stopped
         state?.pattern = stopped ? [] : pattern
-        state?.survivors = stopped ? nil : FuzzyScratch.copy(survivors)
+        let kept = stopped ? nil : FuzzyScratch.copy(survivors)
+        state?.survivors = kept
+        // What a scan of a whole range found is kept for other sessions (a smart-case pattern's survivors depend on
+        // the original text's case: not kept).
+        if cold, let kept, !needsOriginal { index.abbreviations.insert(pattern, survivors: kept) }
         // Best first (the order is total: positions differ).
         best.sort { $1 < $0 }
         var positions = Array.take(&scratch.positions)
