@@ -12,7 +12,8 @@ Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessio
 For each workload: keystrokes, p50 / p90 / p99 / p99.9 / max of the engine's `micros` (nearest rank), the share of
 keystrokes over `--slow` (default 500 µs), and for those slow keystrokes the time by provider and, inside the fuzzy
 provider, by step (the provider's `profile` note: the typo walk, the tiers, wrong first letters, abbreviations,
-whole words), with trie nodes walked; then the slowest texts. With `--runs K` each file is typed K times and the
+whole words), with trie nodes walked; the work of every keystroke by step (trie nodes walked or keys scanned, and
+how many steps did over 4,000: a count that does not depend on the machine's noise); then the slowest texts. With `--runs K` each file is typed K times and the
 run with the median p99 is reported (the machine's noise shows in the spread, printed too).
 """
 from __future__ import annotations
@@ -97,6 +98,17 @@ def report(name: str, keystrokes: list[dict], slow: float, examples: int, spread
                  for s, v in sorted(by_step.items(), key=lambda x: -x[1][0])]
         out.append(f"  - over {slow:.0f} µs: {len(slow_ones)} keystrokes; time by provider: {', '.join(parts)}; "
                    f"fuzzy steps: {', '.join(steps)}")
+    # The profile's work over every keystroke: trie nodes walked or keys scanned per step, and how many of the
+    # steps did over 4,000 (the walks and scans that make the tail).
+    work: dict[str, list[int]] = {}
+    for k in keystrokes:
+        for step, (_, amount) in k["steps"].items():
+            entry = work.setdefault(step, [0, 0])
+            entry[0] += amount
+            entry[1] += 1 if amount > 4000 else 0
+    if any(v[0] for v in work.values()):
+        out.append("  - work over all keystrokes (over 4,000 in brackets): " + ", ".join(
+            f"{s} {v[0]:,} ({v[1]})" for s, v in sorted(work.items()) if v[0]))
     slowest = sorted(keystrokes, key=lambda k: -k["micros"])[:examples]
     if slowest:
         out.append("  - slowest: " + ", ".join(f"`{k['text']}` {k['micros']:.0f} µs" for k in slowest))
