@@ -18,7 +18,9 @@ import Synchronization
 /// levels (tens of kilobytes); when a provider asks for them (`FuzzyOptions.reversedKeys`), the reversed keys (the
 /// keys' bytes again and 8 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
 /// (`AbbreviationCache`) take at most 4 MB, whatever the dictionary's size.
-public struct FuzzyIndex: Sendable {
+///
+/// Immutable and shared by reference: a keystroke that holds it retains one reference, not each of its arrays.
+public final class FuzzyIndex: Sendable {
     /// The shared prefix index: sorted canonical keys, entry ids and popularity ranks.
     public let prefixIndex: PrefixIndex
     /// Letters (bits 0-25), digits (26), other ASCII (27), non-ASCII lead bytes (28 + b % 3) in sorted key `i`;
@@ -37,10 +39,10 @@ public struct FuzzyIndex: Sendable {
     let oneWord: OneWordKeys
     /// The keys of at most ``reversedLength`` scalars written backwards, for whole-word corrections whose typos sit
     /// at the word's start (see `FuzzyMatcher.wholeWords`): made when a provider asks for them
-    /// (``prepareReversedKeys()``, `FuzzyOptions.reversedKeys`), shared by the copies of this index.
+    /// (``prepareReversedKeys()``, `FuzzyOptions.reversedKeys`), shared by every provider that holds this index.
     let reversedKeys = ReversedKeysBox()
     /// The keys abbreviation patterns abbreviate, kept from scans of whole first-letter ranges for later scans of the
-    /// same or longer patterns (see ``AbbreviationCache``); shared by the copies of this index.
+    /// same or longer patterns (see ``AbbreviationCache``); shared by every provider that holds this index.
     let abbreviations = AbbreviationCache()
 
     /// The reversed keys, when made.
@@ -52,8 +54,8 @@ public struct FuzzyIndex: Sendable {
     /// From this many keys the reversed keys are made in the background.
     static let reversedInBackground = 100_000
 
-    /// The dictionary the keys come from.
-    public var dictionary: WeightedDictionary { prefixIndex.dictionary }
+    /// The dictionary the keys come from (the prefix index's, kept here too so that reading it copies nothing).
+    public let dictionary: WeightedDictionary
 
     /// The number of keys (the dictionary's entry count).
     public var count: Int { prefixIndex.count }
@@ -65,7 +67,7 @@ public struct FuzzyIndex: Sendable {
     }
 
     /// Builds the prefix index of `dictionary`, then the fuzzy extras (when no prefix index is shared).
-    public init(_ dictionary: WeightedDictionary) {
+    public convenience init(_ dictionary: WeightedDictionary) {
         self.init(PrefixIndex(dictionary: dictionary))
     }
 
@@ -75,6 +77,7 @@ public struct FuzzyIndex: Sendable {
         self.prefixIndex = prefixIndex
         let n = prefixIndex.count
         let dictionary = prefixIndex.dictionary
+        self.dictionary = dictionary
         let table = (0..<256).map { Self.maskBit(UInt8($0)) }
         let secondTable = (0..<256).map { Self.secondBit(UInt8($0)) }
         var seconds = [UInt16](repeating: 0, count: n)
@@ -151,6 +154,16 @@ public struct FuzzyIndex: Sendable {
     /// The dictionary entry at sorted position `i`.
     @inline(__always)
     public func entry(at i: Int) -> Int { prefixIndex.entry(atSortedPosition: i) }
+
+    /// Entry `entry`'s title (see `WeightedDictionary.title(at:)`), its length in UTF-8 bytes and whether it is
+    /// ASCII.
+    func title(ofEntry entry: Int) -> (title: String, length: Int, isASCII: Bool) {
+        let range = dictionary.textRange(at: entry)
+        let isASCII = dictionary.textBytes.withUnsafeBufferPointer {
+            TextNormalizer.isASCII(UnsafeBufferPointer(rebasing: $0[range]))
+        }
+        return (dictionary.title(at: entry), range.count, isASCII)
+    }
 
     /// The dictionary weight of sorted position `i`.
     @inline(__always)

@@ -255,7 +255,7 @@ struct FuzzyMatcher {
                     var next = candidate(correction.position, tier: tier, typos: typoCount, matched: correction.depth)
                     next.popularity = correction.popularity
                     next.typoKindFactor = correction.typoKindFactor
-                    candidates.append(next)
+                    candidates.append(consume next)
                 }
             }
             ranges.removeAll(keepingCapacity: true)
@@ -328,7 +328,7 @@ struct FuzzyMatcher {
                 var next = candidate(completion.position, tier: tier, typos: typoCount, matched: completion.depth)
                 next.popularity = completion.popularity
                 weigh(&next, scalars, position: completion.position, matched: completion.depth)
-                candidates.append(next)
+                candidates.append(consume next)
             }
         }
         // Swapped back (not assigned), so that the scratch's arrays are not shared with these locals.
@@ -664,16 +664,11 @@ struct FuzzyMatcher {
 
     /// The candidate for sorted position `position`, its title shared with an earlier candidate of the same entry.
     mutating func candidate(_ position: Int, tier: MatchTier, typos: Int, matched: Int) -> SuggestionCandidate {
-        let entry = index.entry(at: position)
-        let title = index.dictionary.title(at: entry)
+        let (title, length, isASCII) = index.title(ofEntry: index.entry(at: position))
         let ranges: [Range<Int>]
-        let textRange = index.dictionary.textRange(at: entry)
-        let isASCII = index.dictionary.textBytes.withUnsafeBufferPointer {
-            TextNormalizer.isASCII(UnsafeBufferPointer(rebasing: $0[textRange]))
-        }
         if isASCII {
             // ASCII folds byte for byte: the folded prefix is the title's prefix (what `NormalizedText` gives).
-            ranges = Self.leadingRange(min(matched, textRange.count))
+            ranges = Self.leadingRange(min(matched, length))
         } else {
             let text = NormalizedText(title)
             let end = min(matched, text.bytes.count)
