@@ -4,8 +4,9 @@ struct FuzzyState: Sendable {
     var text: [UInt32] = []
     /// The states of earlier keystrokes of the session whose text is a prefix of this one's, shortest first: after a
     /// backspace (or any edit that keeps a prefix) the keystroke narrows from the longest of them instead of walking
-    /// afresh. Their own `earlier` lists are empty.
-    var earlier: [FuzzyState] = []
+    /// afresh. Their own `earlier` lists are empty. Boxed, so that handing the list on to the next keystroke
+    /// retains one reference per state instead of copying each state's arrays.
+    var earlier: [FuzzyStateBox] = []
     /// The abbreviation pattern and the sorted positions of the keys it abbreviates: when the next keystroke extends
     /// the pattern, only these are checked again (the greedy alignment of a longer pattern starts with the one of its
     /// prefix).
@@ -66,12 +67,12 @@ struct FuzzyState: Sendable {
     static func base(for text: [UInt32], previous: FuzzyState?) -> FuzzyState? {
         guard let previous else { return nil }
         if text.starts(with: previous.text) { return previous }
-        return previous.earlier.last { text.starts(with: $0.text) }
+        return previous.earlier.last { text.starts(with: $0.text) }?.state
     }
 
     /// The earlier states a keystroke with `text` keeps: those of `previous`'s chain, and `previous` itself, whose
     /// text is a proper prefix of `text`.
-    static func earlier(for text: [UInt32], previous: FuzzyState?) -> [FuzzyState] {
+    static func earlier(for text: [UInt32], previous: FuzzyState?) -> [FuzzyStateBox] {
         guard let previous else { return [] }
         // Counted first, so that the kept states take one allocation.
         let keepsPrevious = previous.text.count < text.count && text.starts(with: previous.text)
@@ -80,7 +81,7 @@ struct FuzzyState: Sendable {
             count += 1
         }
         guard count > 0 else { return [] }
-        var kept: [FuzzyState] = []
+        var kept: [FuzzyStateBox] = []
         kept.reserveCapacity(min(count, earlierLimit))
         var skip = max(0, count - earlierLimit)
         for state in previous.earlier where state.text.count < text.count && text.starts(with: state.text) {
@@ -96,9 +97,19 @@ struct FuzzyState: Sendable {
             } else {
                 var last = previous
                 last.earlier = []
-                kept.append(last)
+                kept.append(FuzzyStateBox(last))
             }
         }
         return kept
     }
+}
+
+/// An earlier keystroke's ``FuzzyState``, shared by the lists of the keystrokes after it.
+final class FuzzyStateBox: Sendable {
+    let state: FuzzyState
+
+    init(_ state: FuzzyState) { self.state = state }
+
+    var text: [UInt32] { state.text }
+    var earlier: [FuzzyStateBox] { state.earlier }
 }
