@@ -20,8 +20,9 @@ struct FuzzyScratch: Sendable {
 
         /// Keeps `scratch` for the next keystroke.
         func put(_ scratch: consuming FuzzyScratch) {
-            let kept = consume scratch
-            self.scratch.withLock { $0 = kept }
+            // Swapped in, not assigned: an assignment would retain each of its arrays once more.
+            var kept: FuzzyScratch? = consume scratch
+            self.scratch.withLock { swap(&$0, &kept) }
         }
     }
 

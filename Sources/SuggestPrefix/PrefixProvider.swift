@@ -145,7 +145,7 @@ public final class PrefixProvider: ConfigurableProvider {
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
         guard !request.query.isEmpty else { return }
         var scratch = self.scratch.withLock { $0.take() } ?? Scratch(capacity: request.limit)
-        defer { self.scratch.withLock { $0 = scratch } }
+
         index.search(
             request.query, limit: request.limit, infix: infix, everyWord: everyWord, buffer: &scratch.buffer,
             into: &scratch.matches)
@@ -159,6 +159,9 @@ public final class PrefixProvider: ConfigurableProvider {
                     title: match.text, matchedRanges: ranges, tier: match.tier, typos: match.typos,
                     popularity: match.weight))
         }
+        // Swapped back, not assigned: an assignment would retain each of its arrays once more.
+        var kept: Scratch? = scratch
+        self.scratch.withLock { swap(&$0, &kept) }
     }
 
     /// What a keystroke reuses: the index search's buffers, the matches, and the matched ranges' arrays.
