@@ -16,12 +16,13 @@ public struct WeightedDictionary: Sendable {
     /// Lines skipped in lenient mode.
     public let skippedLines: Int
     /// The titles ``title(at:)`` made lately.
-    private let titles: TitleCache
+    @usableFromInline let titles: TitleCache
 
     public var count: Int { weights.count }
     public var isEmpty: Bool { weights.isEmpty }
 
     /// Entry `index`'s text.
+    @inlinable
     public func text(at index: Int) -> String {
         let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
         return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
@@ -30,15 +31,21 @@ public struct WeightedDictionary: Sendable {
     /// Entry `index`'s text as a suggestion's title: the same as ``text(at:)``, but a text longer than 15 UTF-8 bytes
     /// (which a `String` cannot hold inline) comes from a small cache of the titles made lately, shared by every
     /// provider and session of this dictionary, so that the titles typing shows again and again cost no allocation.
+    @inlinable
     public func title(at index: Int) -> String {
         let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
         if range.count <= 15 { return text(at: index) }
-        return titles.title(of: index) { text(at: index) }
+        if let kept = titles.title(of: index) { return kept }
+        let made = text(at: index)
+        titles.keep(made, of: index)
+        return made
     }
 
     /// Entry `index`'s UTF-8 byte range in ``textBytes``.
+    @inlinable
     public func textRange(at index: Int) -> Range<Int> { Int(textOffsets[index])..<Int(textOffsets[index + 1]) }
 
+    @inlinable
     public func weight(at index: Int) -> Double { weights[index] }
 
     /// Entry `index`'s scope, if it has one.
@@ -151,6 +158,7 @@ public struct WeightedDictionary: Sendable {
 
 /// The titles of a dictionary's entries made lately: a direct-mapped table of `slotCount` slots by entry, filled on
 /// first use. A slot holds the last title made for an entry that maps to it.
+@usableFromInline
 final class TitleCache: Sendable {
     static let slotCount = 4096
 
@@ -161,19 +169,23 @@ final class TitleCache: Sendable {
 
     private let slots = Locked<[Slot]>([])
 
-    /// Entry `entry`'s title from its slot, or `make()`'s, which then takes the slot.
-    func title(of entry: Int, make: () -> String) -> String {
+    /// Entry `entry`'s title, if its slot holds it.
+    @usableFromInline
+    func title(of entry: Int) -> String? {
         let i = entry & (Self.slotCount - 1)
         let key = Int32(truncatingIfNeeded: entry)
-        let kept: String? = slots.withLock { slots in
+        return slots.withLock { slots in
             slots.isEmpty || slots[i].entry != key ? nil : slots[i].title
         }
-        if let kept { return kept }
-        let made = make()
+    }
+
+    /// Puts `title` in entry `entry`'s slot.
+    @usableFromInline
+    func keep(_ title: String, of entry: Int) {
+        let i = entry & (Self.slotCount - 1)
         slots.withLock { slots in
             if slots.isEmpty { slots = Array(repeating: Slot(), count: Self.slotCount) }
-            slots[i] = Slot(entry: key, title: made)
+            slots[i] = Slot(entry: Int32(truncatingIfNeeded: entry), title: title)
         }
-        return made
     }
 }

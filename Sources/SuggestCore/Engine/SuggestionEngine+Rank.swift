@@ -128,19 +128,20 @@ extension SuggestionEngine {
         for (p, candidates) in outputs.enumerated() where !candidates.isEmpty {
             let weight = slots[p].weight
             let exactBoost = slots[p].exactMatch.boostFactor
-            for (c, candidate) in candidates.enumerated() {
+            // By index, reading fields in place: a `for candidate in` copy would retain each candidate's strings.
+            for c in candidates.indices {
                 // An exact match that must earn its place ranks among the prefix matches (boosted).
-                var tier = candidate.tier
+                var tier = candidates[c].tier
                 var factor = 1.0
                 if tier == .exact, let exactBoost {
                     tier = .prefix
                     factor = exactBoost
                 }
-                let (key, inserted) = scratch.table.insert(candidate.completion)
+                let (key, inserted) = scratch.table.insert(candidates[c].completion)
                 let boost =
                     selectionCounts.isEmpty
                     ? 1 : Double(1 + selectionCounts.count(scratch.table.key(key), hash: scratch.table.hash(ofKey: key)))
-                let score = weight * candidate.popularity * boost * factor
+                let score = weight * candidates[c].popularity * boost * factor
                 let offer = Int32(scratch.offers.count)
                 scratch.offers.append(Offer(provider: Int32(p), candidate: Int32(c), next: -1))
                 if !inserted {
@@ -148,25 +149,25 @@ extension SuggestionEngine {
                     if p < 64 { kept.offeredBy |= 1 << UInt64(p) } else { kept.offeredByLaterSlot = true }
                     scratch.offers[Int(kept.lastOffer)].next = offer
                     kept.lastOffer = offer
-                    let synonym = candidate.synonym != nil
+                    let synonym = candidates[c].synonym != nil
                     let better =
                         synonym != kept.synonym
                         ? !synonym
                         : tier != kept.tier
                             ? tier < kept.tier
-                            : candidate.typos != kept.typos ? candidate.typos < kept.typos : score > kept.score
+                            : candidates[c].typos != kept.typos ? candidates[c].typos < kept.typos : score > kept.score
                     if better {
                         kept.provider = p
                         kept.candidate = c
                         kept.synonym = synonym
                         kept.tier = tier
-                        kept.typos = candidate.typos
+                        kept.typos = candidates[c].typos
                         kept.score = score
                     }
                     scratch.merged[key] = kept
                 } else {
                     var section = layout.slotSections[p]
-                    if let override = candidate.section {
+                    if let override = candidates[c].section {
                         if let at = sectionTitles.firstIndex(of: override) {
                             section = at
                         } else {
@@ -179,9 +180,9 @@ extension SuggestionEngine {
                             provider: p,
                             candidate: c,
                             tier: tier,
-                            typos: candidate.typos,
+                            typos: candidates[c].typos,
                             score: score,
-                            synonym: candidate.synonym != nil,
+                            synonym: candidates[c].synonym != nil,
                             section: section,
                             offeredBy: p < 64 ? 1 << UInt64(p) : 0,
                             offeredByLaterSlot: p >= 64,

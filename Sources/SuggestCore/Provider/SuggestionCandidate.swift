@@ -20,6 +20,7 @@ public struct SuggestionCandidate: Hashable, Sendable {
     /// 1 when the provider does not weigh them (the fuzzy provider's `weighTypoKinds` does). For explanations.
     public var typoKindFactor: Double = 1
 
+    @inlinable
     public init(
         title: String,
         subtitle: String? = nil,

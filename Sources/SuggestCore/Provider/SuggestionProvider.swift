@@ -150,7 +150,8 @@ public struct ProviderOutput: Sendable {
         self.state = state
     }
 
-    public mutating func append(_ candidate: SuggestionCandidate) { candidates.append(candidate) }
+    @inlinable
+    public mutating func append(_ candidate: consuming SuggestionCandidate) { candidates.append(candidate) }
 }
 
 /// Text turned into tokens by a provider (step 2 of a keystroke).
