@@ -33,6 +33,8 @@ struct FuzzyMatcher {
     let options: FuzzyOptions
     var candidates: [SuggestionCandidate] = []
     var state: FuzzyState? = nil
+    /// The earlier keystrokes' states kept with ``state`` (see ``FuzzyKept``).
+    var earlier: [FuzzyStateBox] = []
     /// Diagnostics: trie nodes visited, subsequence keys checked.
     var visited = 0
     var checked = 0
@@ -57,6 +59,9 @@ struct FuzzyMatcher {
         candidates = Array.take(&self.scratch.candidates)
     }
 
+    /// What the next keystroke narrows from: ``state`` and ``earlier``.
+    var kept: FuzzyKept? { state.map { FuzzyKept(last: FuzzyStateBox($0), earlier: earlier) } }
+
     /// The scratch, with the candidate array, for the next keystroke (``candidates`` is left empty).
     mutating func takeScratch() -> FuzzyScratch {
         swap(&scratch.candidates, &candidates)
@@ -72,7 +77,7 @@ struct FuzzyMatcher {
     /// ``candidates``, what the next keystroke narrows from to ``state``. (The steps up to (4) stay in one function:
     /// split into functions passing the walk's closures and ranges on, typing slowed by a quarter at p90.) Works in
     /// ``scratch``: the arrays it needs are taken out of it and put back at the end.
-    mutating func run(query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyState?) {
+    mutating func run(query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyKept?) {
         // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
         var trimmed = Array.take(&scratch.trimmed)
         defer { swap(&scratch.trimmed, &trimmed) }
@@ -99,7 +104,7 @@ struct FuzzyMatcher {
         // afresh. A step that runs replaces its own part.
         var newState = previous ?? FuzzyState()
         newState.text = scalars
-        newState.earlier = FuzzyState.earlier(for: scalars, previous: lastKeystroke)
+        earlier = FuzzyState.earlier(for: scalars, previous: lastKeystroke)
         // The budget follows the longest typed word, as Typesense's per-word `min_len_1typo`/`min_len_2typo` do: "proto
         // pl" is two short words, not eight letters that may hold two typos (that walk cost 1–2 ms on 886k names).
         var typos = options.typos(forLength: queryWords == 1 ? scalars.count : Self.longestWord(query))

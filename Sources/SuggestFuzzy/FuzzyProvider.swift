@@ -192,7 +192,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         let query = request.query
         guard !query.isEmpty, request.limit > 0, index.count > 0 else { return }
         var matcher = FuzzyMatcher(index: index, options: options, scratch: scratch.take())
-        matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyState)
+        matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyKept)
         if output.candidates.isEmpty {
             // The output's array (the engine's, reused between keystrokes) takes the candidates, and the matcher's
             // goes back to the scratch.
@@ -205,7 +205,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         // 1, `aplpe` got two one-typo candidates): at most `limit` per tier, as a provider should (the conformance
         // kit checks it).
         output.keepBest(perTier: request.limit)
-        output.state = matcher.state
+        output.state = matcher.kept
         if let profile = matcher.profile { output.notes.append(profile.note) }
         if matcher.walkCut {
             output.notes.append("typo search stopped at maxWalkNodes (\(options.maxWalkNodes)); suggestions may be incomplete")

@@ -1,12 +1,8 @@
-/// What the fuzzy provider keeps between keystrokes of one typing session, to narrow instead of starting over.
+/// What a keystroke of the fuzzy provider found that a later keystroke of the same typing session narrows from,
+/// instead of starting over (kept in ``FuzzyKept``).
 struct FuzzyState: Sendable {
     /// The canonical text of the keystroke this state belongs to (Unicode scalars).
     var text: [UInt32] = []
-    /// The states of earlier keystrokes of the session whose text is a prefix of this one's, shortest first: after a
-    /// backspace (or any edit that keeps a prefix) the keystroke narrows from the longest of them instead of walking
-    /// afresh. Their own `earlier` lists are empty. Boxed, so that handing the list on to the next keystroke
-    /// retains one reference per state instead of copying each state's arrays.
-    var earlier: [FuzzyStateBox] = []
     /// The abbreviation pattern and the sorted positions of the keys it abbreviates: when the next keystroke extends
     /// the pattern, only these are checked again (the greedy alignment of a longer pattern starts with the one of its
     /// prefix).
@@ -59,23 +55,24 @@ struct FuzzyState: Sendable {
         }
     }
 
-    /// The most earlier keystrokes kept in ``earlier``.
+    /// The most earlier keystrokes kept in ``FuzzyKept/earlier``.
     static let earlierLimit = 64
 
     /// The state to narrow from for a keystroke whose canonical text is `text`: the previous keystroke's, or, when
     /// its text is not a prefix of `text` (a backspace), the longest earlier one's that is.
-    static func base(for text: [UInt32], previous: FuzzyState?) -> FuzzyState? {
+    static func base(for text: [UInt32], previous: FuzzyKept?) -> FuzzyState? {
         guard let previous else { return nil }
-        if text.starts(with: previous.text) { return previous }
+        if text.starts(with: previous.last.text) { return previous.last.state }
         return previous.earlier.last { text.starts(with: $0.text) }?.state
     }
 
-    /// The earlier states a keystroke with `text` keeps: those of `previous`'s chain, and `previous` itself, whose
+    /// The earlier states a keystroke with `text` keeps: those of `previous`'s list, and `previous`'s own, whose
     /// text is a proper prefix of `text`.
-    static func earlier(for text: [UInt32], previous: FuzzyState?) -> [FuzzyStateBox] {
+    static func earlier(for text: [UInt32], previous: FuzzyKept?) -> [FuzzyStateBox] {
         guard let previous else { return [] }
         // Counted first, so that the kept states take one allocation.
-        let keepsPrevious = previous.text.count < text.count && text.starts(with: previous.text)
+        let last = previous.last
+        let keepsPrevious = last.text.count < text.count && text.starts(with: last.text)
         var count = keepsPrevious ? 1 : 0
         for state in previous.earlier where state.text.count < text.count && text.starts(with: state.text) {
             count += 1
@@ -91,25 +88,30 @@ struct FuzzyState: Sendable {
                 kept.append(state)
             }
         }
-        if keepsPrevious {
-            if skip > 0 {
-                skip -= 1
-            } else {
-                var last = previous
-                last.earlier = []
-                kept.append(FuzzyStateBox(last))
-            }
-        }
+        if keepsPrevious && skip == 0 { kept.append(last) }
         return kept
     }
 }
 
-/// An earlier keystroke's ``FuzzyState``, shared by the lists of the keystrokes after it.
+/// What the fuzzy provider keeps between keystrokes of one typing session (its `ProviderOutput/state`): the last
+/// keystroke's state, and the states of earlier keystrokes whose text is a prefix of its text, shortest first (after
+/// a backspace, or any edit that keeps a prefix, the keystroke narrows from the longest of them instead of walking
+/// afresh). The states are boxed, so that handing them on to the next keystroke retains one reference per state
+/// instead of copying each state's arrays, and the two references fit in the request's `any Sendable` without an
+/// allocation of their own. A state's fields read through it are the last keystroke's.
+@dynamicMemberLookup
+struct FuzzyKept: Sendable {
+    let last: FuzzyStateBox
+    let earlier: [FuzzyStateBox]
+
+    subscript<T>(dynamicMember field: KeyPath<FuzzyState, T>) -> T { last.state[keyPath: field] }
+}
+
+/// A keystroke's ``FuzzyState``, shared by the lists of the keystrokes after it.
 final class FuzzyStateBox: Sendable {
     let state: FuzzyState
 
     init(_ state: FuzzyState) { self.state = state }
 
     var text: [UInt32] { state.text }
-    var earlier: [FuzzyStateBox] { state.earlier }
 }

@@ -27,7 +27,7 @@ struct FuzzyCeilingTests {
         // What it found is a subset of the full answer.
         #expect(Set(cut.candidates.map(\.title)).isSubset(of: Set(full.candidates.map(\.title))))
         // The next keystroke does not narrow from the cut walk's hits.
-        let state = try #require(cut.state as? FuzzyState)
+        let state = try #require(cut.state as? FuzzyKept)
         #expect(state.hits == nil)
     }
 
@@ -35,7 +35,7 @@ struct FuzzyCeilingTests {
         let tight = Fixture.provider { $0.maxAbbreviationChecks = 1 }
         let output = try answer(tight, "nyt")
         #expect(output.notes.contains { $0.contains("abbreviation scan stopped at maxAbbreviationChecks (1)") })
-        let state = try #require(output.state as? FuzzyState)
+        let state = try #require(output.state as? FuzzyKept)
         #expect(state.survivors == nil)
         #expect(try answer(Fixture.provider(), "nyt").notes.isEmpty)
     }

@@ -7,14 +7,14 @@ import Testing
 struct FuzzyNarrowingTests {
     /// Types `texts` as one session and returns each keystroke's candidates and state.
     func type(_ texts: [String], provider: FuzzyProvider = Fixture.provider())
-        -> [(candidates: [SuggestionCandidate], state: FuzzyState?)]
+        -> [(candidates: [SuggestionCandidate], state: FuzzyKept?)]
     {
         var previous: (any Sendable)? = nil
-        var answers: [(candidates: [SuggestionCandidate], state: FuzzyState?)] = []
+        var answers: [(candidates: [SuggestionCandidate], state: FuzzyKept?)] = []
         for text in texts {
             let answer = Fixture.candidates(text, provider: provider, previous: previous)
             previous = answer.state
-            answers.append((answer.candidates, answer.state as? FuzzyState))
+            answers.append((answer.candidates, answer.state as? FuzzyKept))
         }
         return answers
     }
@@ -83,7 +83,6 @@ struct FuzzyNarrowingTests {
         let last = try #require(typed.last?.state)
         // The kept chain: the states of "p", "py" and "pyh", the proper prefixes of "pyht".
         #expect(last.earlier.map(\.text.count) == [1, 2, 3])
-        #expect(last.earlier.allSatisfy { $0.earlier.isEmpty })
         let pyhto = try #require(typed[4].state)
         #expect(FuzzyState.base(for: last.text, previous: pyhto)?.text == typed[3].state?.text)
         // A text that shares no kept prefix narrows from nothing.
@@ -136,14 +135,14 @@ struct FuzzyPassedOnStateTests {
         // "recievx" finds too few suggestions: the whole words beyond the completion budget are looked for.
         var matcher = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
         matcher.run(query: PreparedQuery(SearchQuery(text: "recievx")), limit: 10, previous: nil)
-        let first = try #require(matcher.state)
+        let first = try #require(matcher.kept)
         #expect(first.wholeWordHits != nil)
         #expect(first.wholeWordScalars.count == 7)
         // With a limit of one the list is full before them ("received", two typos): "recievxd" skips them and passes
         // the last ones on.
         var next = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
         next.run(query: PreparedQuery(SearchQuery(text: "recievxd")), limit: 1, previous: first)
-        let second = try #require(next.state)
+        let second = try #require(next.kept)
         #expect(second.text.count == 8)
         #expect(second.wholeWordScalars == first.wholeWordScalars)
         #expect(second.wholeWordHits?.count == first.wholeWordHits?.count)

@@ -29,15 +29,15 @@ struct FuzzySmallerBudgetTests {
         var tiers: [MatchTier]
         var typos: Int?
         var visited: Int
-        var state: FuzzyState?
+        var state: FuzzyKept?
     }
 
-    static func type(_ text: String, index: FuzzyIndex, limit: Int = 10, previous: FuzzyState? = nil) -> Keystroke {
+    static func type(_ text: String, index: FuzzyIndex, limit: Int = 10, previous: FuzzyKept? = nil) -> Keystroke {
         var matcher = FuzzyMatcher(index: index, options: FuzzyOptions())
         matcher.run(query: PreparedQuery(SearchQuery(text: text)), limit: limit, previous: previous)
         return Keystroke(
             titles: matcher.candidates.map(\.title), tiers: matcher.candidates.map(\.tier),
-            typos: matcher.state?.typos, visited: matcher.visited, state: matcher.state)
+            typos: matcher.state?.typos, visited: matcher.visited, state: matcher.kept)
     }
 
     @Test func aFullListWithinOneTypoSkipsTheWalkWithTwo() {
@@ -84,7 +84,7 @@ struct FuzzySmallerBudgetTests {
             "pacakagi", "pacakag", "pacakagx", "pacakagxy",
         ]
         let index = Self.index(completions: completions)
-        var previous: FuzzyState? = nil
+        var previous: FuzzyKept? = nil
         for text in texts {
             let typed = Self.type(text, index: index, previous: previous)
             let cold = Self.type(text, index: index)
