@@ -165,6 +165,9 @@ public final class FuzzyIndex: Sendable {
         return (dictionary.title(at: entry), range.count, isASCII)
     }
 
+    /// Whether sorted positions `range` hold at least `count` distinct keys (see `PrefixIndex.hasDistinctKeys`).
+    func hasDistinctKeys(_ count: Int, in range: Range<Int>) -> Bool { prefixIndex.hasDistinctKeys(count, in: range) }
+
     /// The dictionary weight of sorted position `i`.
     @inline(__always)
     func weight(at i: Int) -> Double { prefixIndex.dictionary.weights[prefixIndex.entry(atSortedPosition: i)] }

@@ -95,7 +95,6 @@ struct FuzzyMatcher {
         let scope = query.query.scope?.name
         let index = self.index
         let filter = PositionFilter(index: index, scope: scope)
-        let prefixIndex = index.prefixIndex
 
         // 1. Typo walk (or a plain prefix range for very long queries).
         // What an earlier keystroke found stays valid for narrowing any keystroke that extends its text: a step that
@@ -133,7 +132,7 @@ struct FuzzyMatcher {
             depth: Int32(trimmed.count))
         let threshold = options.typoThreshold == 0 ? limit : min(options.typoThreshold, limit)
         let prefixFills = options.prefixMatches && scope == nil
-            && prefixIndex.hasDistinctKeys(threshold, in: wholeWord ? continuation : prefix)
+            && index.hasDistinctKeys(threshold, in: wholeWord ? continuation : prefix)
         if prefixFills || scalars.count > options.maxTypoQueryLength {
             typos = 0
             let range = prefix

@@ -339,7 +339,7 @@ extension SuggestionEngine {
                 suggestions = scratch.spareSuggestions.popLast() ?? []
                 current = s
             }
-            suggestions.append(makeSuggestion(scratch.merged[Int(shown.entry)], outputs, sectionTitles, scratch: &scratch))
+            appendSuggestion(scratch.merged[Int(shown.entry)], outputs, sectionTitles, to: &suggestions, scratch: &scratch)
         }
         if current >= 0 {
             let title = options.groupSections ? sectionTitles[current] : Self.defaultSection
@@ -349,16 +349,17 @@ extension SuggestionEngine {
         return sections
     }
 
-    /// The suggestion of a shown entry.
-    func makeSuggestion(
+    /// Appends the suggestion of a shown entry to `suggestions` (made in place: a suggestion returned and then
+    /// appended was copied, its strings and arrays retained again).
+    func appendSuggestion(
         _ entry: Merged,
         _ outputs: [[SuggestionCandidate]],
         _ sectionTitles: [String],
+        to suggestions: inout [Suggestion],
         scratch: inout KeystrokeScratch
-    ) -> Suggestion {
-        let candidate = outputs[entry.provider][entry.candidate]
-        var subtitle = candidate.subtitle
-        var systemImage = candidate.systemImage
+    ) {
+        var subtitle = outputs[entry.provider][entry.candidate].subtitle
+        var systemImage = outputs[entry.provider][entry.candidate].systemImage
         scratch.providerSlots.removeAll(keepingCapacity: true)
         scratch.providerSlots.append(entry.provider)
         for p in slots.indices where p != entry.provider && offered(entry, by: p, offers: scratch.offers) {
@@ -370,23 +371,25 @@ extension SuggestionEngine {
                 systemImage = systemImage ?? other.systemImage
             }
         }
-        var suggestion = Suggestion(
-            title: candidate.title,
-            subtitle: subtitle,
-            completion: candidate.completion,
-            matchedRanges: candidate.matchedRanges,
-            providers: scratch.providerIDs(slots),
-            tier: entry.tier,
-            typos: entry.typos,
-            popularity: candidate.popularity,
-            weight: slots[entry.provider].weight,
-            score: entry.score,
-            section: sectionTitles[entry.section],
-            systemImage: systemImage,
-            synonym: entry.synonym ? candidate.synonym : nil
-        )
-        suggestion.typoKindFactor = candidate.typoKindFactor
-        return suggestion
+        let candidate = entry.candidate
+        let p = entry.provider
+        suggestions.append(
+            Suggestion(
+                title: outputs[p][candidate].title,
+                subtitle: subtitle,
+                completion: outputs[p][candidate].completion,
+                matchedRanges: outputs[p][candidate].matchedRanges,
+                providers: scratch.providerIDs(slots),
+                tier: entry.tier,
+                typos: entry.typos,
+                popularity: outputs[p][candidate].popularity,
+                weight: slots[p].weight,
+                score: entry.score,
+                section: sectionTitles[entry.section],
+                systemImage: systemImage,
+                synonym: entry.synonym ? outputs[p][candidate].synonym : nil
+            ))
+        suggestions[suggestions.count - 1].typoKindFactor = outputs[p][candidate].typoKindFactor
     }
 
     /// The longest common start of the shown text completions that match as exact or prefix, when it is longer
