@@ -62,6 +62,14 @@ struct FuzzyMatcher {
     /// What the next keystroke narrows from: ``state`` and ``earlier``.
     var kept: FuzzyKept? { state.map { FuzzyKept(last: FuzzyStateBox($0), earlier: earlier) } }
 
+    /// ``kept``, moving ``state`` and ``earlier`` out instead of copying them (both are left empty).
+    mutating func takeKept() -> FuzzyKept? {
+        guard let state = state.take() else { return nil }
+        var list: [FuzzyStateBox] = []
+        swap(&list, &earlier)
+        return FuzzyKept(last: FuzzyStateBox(state), earlier: list)
+    }
+
     /// The scratch, with the candidate array, for the next keystroke (``candidates`` is left empty).
     mutating func takeScratch() -> FuzzyScratch {
         swap(&scratch.candidates, &candidates)

@@ -205,7 +205,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         // 1, `aplpe` got two one-typo candidates): at most `limit` per tier, as a provider should (the conformance
         // kit checks it).
         output.keepBest(perTier: request.limit)
-        output.state = matcher.kept
+        output.state = matcher.takeKept()
         if let profile = matcher.profile { output.notes.append(profile.note) }
         if matcher.walkCut {
             output.notes.append("typo search stopped at maxWalkNodes (\(options.maxWalkNodes)); suggestions may be incomplete")

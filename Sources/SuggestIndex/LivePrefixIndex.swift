@@ -35,8 +35,36 @@ public final class LivePrefixIndex: Sendable {
         var scope: String?
     }
 
+    /// The base index, boxed: a search takes its snapshot with one retain instead of one per array of the index.
+    final class Base: Sendable {
+        let index: PrefixIndex
+
+        init(_ index: PrefixIndex) { self.index = index }
+
+        /// The searched entries of `buffer` as matches, into `matches` (replacing its contents). A base entry's text
+        /// comes from its dictionary's cache of recent titles (`WeightedDictionary.title(at:)`).
+        func matches(of buffer: PrefixIndex.SearchBuffer, into matches: inout [Match]) {
+            matches.removeAll(keepingCapacity: true)
+            for hit in buffer.hits {
+                let entry = Int(hit.entry)
+                matches.append(
+                    Match(
+                        // A title shown lately is the same `String` (the dictionary's cache), not a new one.
+                        text: index.dictionary.title(at: entry),
+                        weight: index.dictionary.weight(at: entry),
+                        scope: index.dictionary.scope(at: entry),
+                        tier: hit.tier,
+                        entry: entry,
+                        keyOffset: Int(hit.keyOffset),
+                        typos: Int(hit.typos)
+                    )
+                )
+            }
+        }
+    }
+
     struct State: Sendable {
-        var base: PrefixIndex
+        var base: Base
         /// Base entries removed or reweighted.
         var hidden: Set<UInt32> = []
         /// Added or reweighted entries by their exact text.
@@ -47,11 +75,11 @@ public final class LivePrefixIndex: Sendable {
     private let state: Mutex<State>
 
     public init(_ base: PrefixIndex) {
-        state = Mutex(State(base: base))
+        state = Mutex(State(base: Base(base)))
     }
 
     /// The current base index (without the overlay).
-    public var base: PrefixIndex { state.withLock { $0.base } }
+    public var base: PrefixIndex { state.withLock { $0.base.index } }
 
     /// How many changes wait in the overlay (added entries plus hidden base entries).
     public var pendingChangeCount: Int { state.withLock { $0.added.count + $0.hidden.count } }
@@ -65,7 +93,7 @@ public final class LivePrefixIndex: Sendable {
         let (key, starts) = IndexKey.keyAndWordStarts(text)
         guard !key.isEmpty else { throw PrefixIndexUpdateError("\"\(text)\" has no letters or digits to index") }
         state.withLock { state in
-            for entry in state.base.entries(withText: text, key: key) { state.hidden.insert(entry) }
+            for entry in state.base.index.entries(withText: text, key: key) { state.hidden.insert(entry) }
             state.added[text] = Added(text: text, key: key, wordStarts: starts, weight: weight, scope: scope)
             state.version &+= 1
         }
@@ -78,7 +106,7 @@ public final class LivePrefixIndex: Sendable {
         let key = IndexKey.key(text)
         return state.withLock { state in
             var found = state.added.removeValue(forKey: text) != nil
-            for entry in state.base.entries(withText: text, key: key) where state.hidden.insert(entry).inserted {
+            for entry in state.base.index.entries(withText: text, key: key) where state.hidden.insert(entry).inserted {
                 found = true
             }
             if found { state.version &+= 1 }
@@ -92,7 +120,7 @@ public final class LivePrefixIndex: Sendable {
     public func compact() -> Bool {
         let snapshot = state.withLock { $0 }
         guard !snapshot.added.isEmpty || !snapshot.hidden.isEmpty else { return true }
-        let dictionary = snapshot.base.dictionary
+        let dictionary = snapshot.base.index.dictionary
         var entries: [(text: String, weight: Double, scope: String?)] = []
         entries.reserveCapacity(dictionary.count + snapshot.added.count)
         for i in 0..<dictionary.count where !snapshot.hidden.contains(UInt32(i)) {
@@ -104,7 +132,7 @@ public final class LivePrefixIndex: Sendable {
         let rebuilt = PrefixIndex(dictionary: WeightedDictionary(source: dictionary.source, entries: entries))
         return state.withLock { state in
             guard state.version == snapshot.version else { return false }
-            state = State(base: rebuilt, version: snapshot.version &+ 1)
+            state = State(base: Base(rebuilt), version: snapshot.version &+ 1)
             return true
         }
     }
@@ -167,29 +195,13 @@ public final class LivePrefixIndex: Sendable {
         }
         let fetch = limit + extra.count
         if hidden.isEmpty {
-            base.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer)
+            base.index.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer)
         } else {
-            base.search(
+            base.index.search(
                 query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer,
                 accept: { !hidden.contains($0) })
         }
-        let dictionary = base.dictionary
-        matches.removeAll(keepingCapacity: true)
-        for hit in buffer.hits {
-            let entry = Int(hit.entry)
-            matches.append(
-                Match(
-                    // A title shown lately is the same `String` (the dictionary's cache), not a new one.
-                    text: dictionary.title(at: entry),
-                    weight: dictionary.weight(at: entry),
-                    scope: dictionary.scope(at: entry),
-                    tier: hit.tier,
-                    entry: entry,
-                    keyOffset: Int(hit.keyOffset),
-                    typos: Int(hit.typos)
-                )
-            )
-        }
+        base.matches(of: buffer, into: &matches)
         guard !extra.isEmpty else {
             if matches.count > limit { matches.removeLast(matches.count - limit) }
             return
