@@ -59,10 +59,8 @@ struct FuzzyMatcher {
         candidates = Array.take(&self.scratch.candidates)
     }
 
-    /// What the next keystroke narrows from: ``state`` and ``earlier``.
-    var kept: FuzzyKept? { state.map { FuzzyKept(last: FuzzyStateBox($0), earlier: earlier) } }
-
-    /// ``kept``, moving ``state`` and ``earlier`` out instead of copying them (both are left empty).
+    /// What the next keystroke narrows from: ``state`` and ``earlier``, moved out instead of copied (both are left
+    /// empty).
     mutating func takeKept() -> FuzzyKept? {
         guard let state = state.take() else { return nil }
         var list: [FuzzyStateBox] = []

@@ -145,7 +145,6 @@ public final class PrefixProvider: ConfigurableProvider {
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
         guard !request.query.isEmpty else { return }
         var scratch = self.scratch.withLock { $0.take() } ?? Scratch(capacity: request.limit)
-
         index.search(
             request.query, limit: request.limit, infix: infix, everyWord: everyWord, buffer: &scratch.buffer,
             into: &scratch.matches)

@@ -135,14 +135,16 @@ struct FuzzyPassedOnStateTests {
         // "recievx" finds too few suggestions: the whole words beyond the completion budget are looked for.
         var matcher = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
         matcher.run(query: PreparedQuery(SearchQuery(text: "recievx")), limit: 10, previous: nil)
-        let first = try #require(matcher.kept)
+        let firstKept = matcher.takeKept()
+        let first = try #require(firstKept)
         #expect(first.wholeWordHits != nil)
         #expect(first.wholeWordScalars.count == 7)
         // With a limit of one the list is full before them ("received", two typos): "recievxd" skips them and passes
         // the last ones on.
         var next = FuzzyMatcher(index: Fixture.index, options: FuzzyOptions())
         next.run(query: PreparedQuery(SearchQuery(text: "recievxd")), limit: 1, previous: first)
-        let second = try #require(next.kept)
+        let secondKept = next.takeKept()
+        let second = try #require(secondKept)
         #expect(second.text.count == 8)
         #expect(second.wholeWordScalars == first.wholeWordScalars)
         #expect(second.wholeWordHits?.count == first.wholeWordHits?.count)

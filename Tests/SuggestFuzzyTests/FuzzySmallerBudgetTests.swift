@@ -35,9 +35,10 @@ struct FuzzySmallerBudgetTests {
     static func type(_ text: String, index: FuzzyIndex, limit: Int = 10, previous: FuzzyKept? = nil) -> Keystroke {
         var matcher = FuzzyMatcher(index: index, options: FuzzyOptions())
         matcher.run(query: PreparedQuery(SearchQuery(text: text)), limit: limit, previous: previous)
+        let typos = matcher.state?.typos
         return Keystroke(
             titles: matcher.candidates.map(\.title), tiers: matcher.candidates.map(\.tier),
-            typos: matcher.state?.typos, visited: matcher.visited, state: matcher.kept)
+            typos: typos, visited: matcher.visited, state: matcher.takeKept())
     }
 
     @Test func aFullListWithinOneTypoSkipsTheWalkWithTwo() {

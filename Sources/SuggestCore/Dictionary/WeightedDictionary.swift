@@ -16,13 +16,12 @@ public struct WeightedDictionary: Sendable {
     /// Lines skipped in lenient mode.
     public let skippedLines: Int
     /// The titles ``title(at:)`` made lately.
-    @usableFromInline let titles: TitleCache
+    private let titles: TitleCache
 
     public var count: Int { weights.count }
     public var isEmpty: Bool { weights.isEmpty }
 
     /// Entry `index`'s text.
-    @inlinable
     public func text(at index: Int) -> String {
         let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
         return textBytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
@@ -31,7 +30,6 @@ public struct WeightedDictionary: Sendable {
     /// Entry `index`'s text as a suggestion's title: the same as ``text(at:)``, but a text longer than 15 UTF-8 bytes
     /// (which a `String` cannot hold inline) comes from a small cache of the titles made lately, shared by every
     /// provider and session of this dictionary, so that the titles typing shows again and again cost no allocation.
-    @inlinable
     public func title(at index: Int) -> String {
         let range = Int(textOffsets[index])..<Int(textOffsets[index + 1])
         if range.count <= 15 { return text(at: index) }
@@ -42,10 +40,8 @@ public struct WeightedDictionary: Sendable {
     }
 
     /// Entry `index`'s UTF-8 byte range in ``textBytes``.
-    @inlinable
     public func textRange(at index: Int) -> Range<Int> { Int(textOffsets[index])..<Int(textOffsets[index + 1]) }
 
-    @inlinable
     public func weight(at index: Int) -> Double { weights[index] }
 
     /// Entry `index`'s scope, if it has one.
@@ -158,7 +154,6 @@ public struct WeightedDictionary: Sendable {
 
 /// The titles of a dictionary's entries made lately: a direct-mapped table of `slotCount` slots by entry, filled on
 /// first use. A slot holds the last title made for an entry that maps to it.
-@usableFromInline
 final class TitleCache: Sendable {
     static let slotCount = 4096
 
@@ -170,7 +165,6 @@ final class TitleCache: Sendable {
     private let slots = Locked<[Slot]>([])
 
     /// Entry `entry`'s title, if its slot holds it.
-    @usableFromInline
     func title(of entry: Int) -> String? {
         let i = entry & (Self.slotCount - 1)
         let key = Int32(truncatingIfNeeded: entry)
@@ -180,7 +174,6 @@ final class TitleCache: Sendable {
     }
 
     /// Puts `title` in entry `entry`'s slot.
-    @usableFromInline
     func keep(_ title: String, of entry: Int) {
         let i = entry & (Self.slotCount - 1)
         slots.withLock { slots in

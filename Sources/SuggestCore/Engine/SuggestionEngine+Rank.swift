@@ -371,25 +371,25 @@ extension SuggestionEngine {
                 systemImage = systemImage ?? other.systemImage
             }
         }
-        let candidate = entry.candidate
         let p = entry.provider
+        let c = entry.candidate
         suggestions.append(
             Suggestion(
-                title: outputs[p][candidate].title,
+                title: outputs[p][c].title,
                 subtitle: subtitle,
-                completion: outputs[p][candidate].completion,
-                matchedRanges: outputs[p][candidate].matchedRanges,
+                completion: outputs[p][c].completion,
+                matchedRanges: outputs[p][c].matchedRanges,
                 providers: scratch.providerIDs(slots),
                 tier: entry.tier,
                 typos: entry.typos,
-                popularity: outputs[p][candidate].popularity,
+                popularity: outputs[p][c].popularity,
                 weight: slots[p].weight,
                 score: entry.score,
                 section: sectionTitles[entry.section],
                 systemImage: systemImage,
-                synonym: entry.synonym ? outputs[p][candidate].synonym : nil
+                synonym: entry.synonym ? outputs[p][c].synonym : nil
             ))
-        suggestions[suggestions.count - 1].typoKindFactor = outputs[p][candidate].typoKindFactor
+        suggestions[suggestions.count - 1].typoKindFactor = outputs[p][c].typoKindFactor
     }
 
     /// The longest common start of the shown text completions that match as exact or prefix, when it is longer
