@@ -176,12 +176,12 @@ struct RecentsIndex: Sendable {
         ranks[Int(slot)] = Rank(rankKey: RecentsLedger.rankKey(merged, halfLife: halfLife), lastUsed: merged.lastUsed)
         let oldCompletion = slots[Int(slot)]!.mergeKey
         slots[Int(slot)]!.search = merged
-        if merged.title != old.title {
+        let retitled = merged.title != old.title
+        if retitled {
             let text = NormalizedText(merged.title)
             slots[Int(slot)]!.text = text
             releaseText(slot)
             storeText(text, in: slot)
-            compactIfMostlyGarbage()
         }
         if merged.query != old.query {
             slots[Int(slot)]!.template = template(for: merged)
@@ -193,6 +193,8 @@ struct RecentsIndex: Sendable {
             }
         }
         insertInOrders(slot)
+        // Only once the slot is back in the orders: a compaction moves the titles of the slots in `order`.
+        if retitled { compactIfMostlyGarbage() }
         return slot
     }
 
@@ -388,6 +390,7 @@ struct RecentsIndex: Sendable {
     }
 
     /// Rewrites the arenas with the live titles only, in frecency order (so a keystroke reads them in sequence).
+    /// Every live slot must be in `order`: a slot left out would keep a span into the old arenas.
     private mutating func compactArenas() {
         var newBytes: [UInt8] = []
         var newWordStarts: [Int32] = []

@@ -112,6 +112,37 @@ struct RecentsIndexTests {
         #expect(picked.map { index.searchesByRank[$0.index].query.text } == ["search number 4998 about swift"])
     }
 
+    /// A search made again with another title (the same key) moves its title to the end of the arena; when that is
+    /// the change that makes the arena mostly garbage, the compaction it starts must move this title too (the search is
+    /// out of the orders at that moment). Every title stays where its span says, so keystrokes read it, not what lies
+    /// beyond the arena.
+    @Test func aTitleRewrittenWhenTheArenaIsCompactedStaysWhereItsSpanSays() {
+        var index = RecentsIndex(halfLife: day)
+        let words = (0..<60).map { "a recent search about concurrency in swift, number \($0)" }
+        for (i, text) in words.enumerated() {
+            let date = t0.addingTimeInterval(Double(i))
+            index.apply(.record(RecentSearch(query: SearchQuery(text: text), firstUsed: date, lastUsed: date)))
+        }
+        for round in 0..<4 {
+            for (i, text) in words.enumerated() {
+                let date = t0.addingTimeInterval(Double(1_000 * (round + 1) + i))
+                let title = round % 2 == 0 ? text.uppercased() : text
+                index.apply(.record(RecentSearch(query: SearchQuery(text: title), firstUsed: date, lastUsed: date)))
+                for slot in index.order {
+                    let span = index.spans[Int(slot)]
+                    let text = index.slots[Int(slot)]!.text.bytes
+                    #expect(Int(span.bytesEnd) <= index.bytes.count)
+                    guard Int(span.bytesEnd) <= index.bytes.count else { return }
+                    #expect(Array(index.bytes[Int(span.bytesStart)..<Int(span.bytesEnd)]) == text)
+                }
+            }
+        }
+        var picked: [(tier: MatchTier, index: Int)] = []
+        index.select(PreparedQuery(SearchQuery(text: "swift, number 59")), limit: 3, into: &picked)
+        // The last round wrote each title back in its first form.
+        #expect(picked.map { index.searchesByRank[$0.index].query.text } == [words[59]])
+    }
+
     // MARK: Through the provider
 
     @Test func capacityEvictsTheLeastValuableOneSubmitAtATime() {
