@@ -139,6 +139,46 @@ struct SerializationTests {
         expectError(bytes, "corrupt prefix index")
     }
 
+    /// A file whose rank tables point anywhere (positions in range, but not the minima of their blocks) passes the
+    /// checksum and the structure checks: its searches give wrong orders, but end, within their limit, on entries that
+    /// exist.
+    @Test(arguments: 0..<4) func rankTablesThatLieGiveSearchesThatStillEnd(pattern: Int) throws {
+        var lines: [String] = []
+        for i in 0..<700 { lines.append("ca\(String(i, radix: 7)) word\(i % 13)\t\(1 + (i * 7919) % 1000)") }
+        let path = temporaryPath() + ".tsv"
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        var bytes = PrefixIndex(dictionary: try DictionaryLoader.load(path: path, lenient: false)).serialized()
+        let payloadStart = PrefixIndex.headerSize
+        // Walk to the rank table (the 12th section).
+        var offset = payloadStart
+        for _ in 0..<11 {
+            let length = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+            offset += 8 + length + (8 - length % 8) % 8
+        }
+        let count = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) } / 4
+        #expect(count > 0)
+        bytes.withUnsafeMutableBytes { raw in
+            for k in 0..<count {
+                let value: UInt32 = switch pattern {
+                case 0: 0
+                case 1: 699
+                case 2: UInt32((k * 37) % 700)
+                default: UInt32(699 - k % 700)
+                }
+                raw.storeBytes(of: value, toByteOffset: offset + 8 + 4 * k, as: UInt32.self)
+            }
+            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[payloadStart...]))
+            raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
+        }
+        let lying = try load(bytes)
+        var buffer = PrefixIndex.SearchBuffer()
+        for text in ["c", "ca", "ca1", "word", "ca w", "word1 ca"] {
+            lying.search(PreparedQuery(SearchQuery(text: text)), limit: 10, infix: true, everyWord: true, into: &buffer)
+            #expect(buffer.hits.count <= 10)
+            #expect(buffer.hits.allSatisfy { Int($0.entry) < lying.count })
+        }
+    }
+
     @Test func missingFileIsAnError() {
         do {
             _ = try PrefixIndex(contentsOfFile: "/nonexistent/words.idx")
