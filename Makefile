@@ -86,12 +86,18 @@ bench: setup
 	cd Benchmarks && $(SWIFT) package benchmark --no-progress --time-units microseconds
 
 # libFuzzer targets (Tests/Fuzz, its own package): the configuration parser, a dictionary, a `suggest batch` line, a
-# token rule and text. Each runs FUZZ_SECONDS (default 600) on its committed corpus (Tests/Fuzz/Corpus/TARGET),
-# which gains the inputs that add coverage; a finding stops with libFuzzer's report and a non-zero status.
+# token rule and text, a saved index. Each runs FUZZ_SECONDS (default 600) on its committed corpus
+# (Tests/Fuzz/Corpus/TARGET), which gains the inputs that add coverage; a finding stops with libFuzzer's report and a
+# non-zero status. Each target is built as its own product: the main package's plugin tool (SuggestIndexBuilder)
+# has a `main` of its own, which does not link with libFuzzer's. The coverage flags are explicit: with Swift 6.3,
+# `--sanitize=fuzzer` alone leaves the code uninstrumented (libFuzzer then says "Is the code instrumented for
+# coverage?" and mutates blindly).
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= FuzzConfiguration FuzzDictionaryLine FuzzBatchLine FuzzTokenRule
+FUZZ_TARGETS ?= FuzzConfiguration FuzzDictionaryLine FuzzBatchLine FuzzTokenRule FuzzIndexFile
+FUZZ_BUILD = -c debug --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address \
+	-Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
 fuzz: setup
-	cd Tests/Fuzz && $(SWIFT) build -c debug --scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address
+	cd Tests/Fuzz && for target in $(FUZZ_TARGETS); do $(SWIFT) build $(FUZZ_BUILD) --product $$target || exit 1; done
 	for target in $(FUZZ_TARGETS); do bash Tests/Fuzz/run-fuzz.sh $$target $(FUZZ_SECONDS) || exit 1; done
 
 # Every public module's documentation: one `generate-documentation` for the light modules (docs-light: one build of

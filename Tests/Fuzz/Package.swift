@@ -30,6 +30,11 @@ let package = Package(
             name: "FuzzTokenRule",
             dependencies: [.product(name: "Suggest", package: suggestPackage)]
         ),
+        // A saved prefix index with bytes overwritten (checksum made right again), loaded and searched.
+        .executableTarget(
+            name: "FuzzIndexFile",
+            dependencies: [.product(name: "Suggest", package: suggestPackage)]
+        ),
         // The `suggest batch` line processor itself (SuggestWire, shared by the CLI and `suggest serve`).
         .executableTarget(
             name: "FuzzBatchLine",

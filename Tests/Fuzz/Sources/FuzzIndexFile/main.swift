@@ -1,0 +1,120 @@
+// libFuzzer target: a saved prefix index (`suggest index`, `"index"` in a configuration) with bytes overwritten and,
+// for most inputs, its checksum made right again, so that the structure checks behind the checksum are reached. A
+// file that does not load must say why; one that loads must answer prefix, inner-word and every-word searches and a
+// fuzzy provider's typing without crashing.
+//
+// An input is a list of patches on the payload of a small index saved at start: a flag byte (bit 0: leave the
+// checksum as it is), then records of a 2-byte offset (little-endian, modulo the payload's length), a length byte
+// (1–8 bytes written) and the bytes.
+import Foundation
+import Suggest
+
+/// The index file's checksum (`SuggestIndex/Checksum.swift`), so that patched files pass it.
+func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> UInt64 {
+    let p1: UInt64 = 0x9E37_79B1_85EB_CA87
+    let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    var a = seed &+ p1, b = seed &+ p2, c = seed, d = seed &- p1
+    let n = bytes.count
+    var i = 0
+    func round(_ acc: UInt64, _ word: UInt64) -> UInt64 {
+        var x = acc &+ word &* p2
+        x = (x << 31) | (x >> 33)
+        return x &* p1
+    }
+    while i + 32 <= n {
+        a = round(a, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        b = round(b, bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+        c = round(c, bytes.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+        d = round(d, bytes.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+        i += 32
+    }
+    var h = ((a << 1) | (a >> 63)) &+ ((b << 7) | (b >> 57)) &+ ((c << 12) | (c >> 52)) &+ ((d << 18) | (d >> 46))
+    h = h &+ UInt64(n)
+    while i + 8 <= n {
+        h = round(h, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        i += 8
+    }
+    while i < n {
+        h = (h ^ UInt64(bytes[i])) &* p1
+        i += 1
+    }
+    h ^= h >> 33
+    h = h &* p2
+    h ^= h >> 29
+    return h
+}
+
+let headerSize = 40  // magic 8, version 4, byte order 4, payload length 8, checksum 8, reserved 8
+let words: [String] = {
+    // Enough keys (about 700) that searches use the rank tables' blocks (32 and 128 keys) and the trie's wide levels.
+    let heads = ["café", "cafe au lait", "new york", "python", "py", "types-", "über", "straße", "東京", "ab cd", "z"]
+    let tails = ["", "s", "er", " times", "-dateutil", "naïve", "requests", "tower", " x y", "ing", "タワー", "zeal"]
+    var words: [String] = []
+    for (i, head) in heads.enumerated() {
+        for (j, tail) in tails.enumerated() {
+            for k in 0..<5 { words.append(k == 0 ? head + tail : "\(head)\(tail)\(k * 7 + i + j)") }
+        }
+    }
+    return words
+}()
+let base: [UInt8] = {
+    let lines = words.enumerated().map { "\($1)\t\(1 + ($0 * 7919) % 1000)\($0 % 3 == 0 ? "\tscope\($0 % 2)" : "")" }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-fuzz-index-\(getpid()).tsv").path
+    guard FileManager.default.createFile(atPath: path, contents: Data(lines.joined(separator: "\n").utf8)),
+        let dictionary = try? DictionaryLoader.load(path: path, lenient: false)
+    else { fatalError("cannot make the base dictionary at \(path)") }
+    return PrefixIndex(dictionary: dictionary).serialized()
+}()
+let queries = ["", "c", "ca", "caf", "cafe", "new y", "york new", "yor ne", "pyth", "py date", "ueber", "strass", "東",
+               "x y", "ab c", "zz", "cafee", "nwe york", "reqeusts", "a b c d e f g"]
+/// Typed letter by letter through the fuzzy provider (fewer: the provider is made again for every input).
+let typed = ["cafee", "nwe yor", "pyth dat", "東京タ", "ab c", "reqeusts"]
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzIndexFile(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let input = UnsafeRawBufferPointer(start: start, count: count)
+    var file = base
+    let payloadCount = file.count - headerSize
+    var at = 1
+    while at + 3 <= input.count, payloadCount > 0 {
+        let offset = Int(input[at]) | Int(input[at + 1]) << 8
+        let length = 1 + Int(input[at + 2] & 7)
+        at += 3
+        for k in 0..<length where at + k < input.count {
+            file[headerSize + (offset + k) % payloadCount] = input[at + k]
+        }
+        at += length
+    }
+    if input.isEmpty || input[0] & 1 == 0 {
+        let sum = file.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
+        withUnsafeBytes(of: sum) { for k in 0..<8 { file[24 + k] = $0[k] } }
+    }
+    let index: PrefixIndex
+    do {
+        index = try file.withUnsafeBytes { raw throws(PrefixIndexError) in try PrefixIndex(serialized: raw, file: "fuzz.index") }
+    } catch {
+        if !"\(error)".contains("fuzz.index") { fatalError("an error without its file: \(error)") }
+        return 0
+    }
+    var buffer = PrefixIndex.SearchBuffer()
+    for text in queries {
+        let query = PreparedQuery(SearchQuery(text: text))
+        index.search(query, limit: 10, infix: true, everyWord: true, into: &buffer)
+        for hit in buffer.hits { _ = index.dictionary.text(at: Int(hit.entry)) }
+    }
+    guard let provider = try? FuzzyProvider(index: FuzzyIndex(index)) else { return 0 }
+    var state: (any Sendable)? = nil
+    for text in typed {
+        // Typed letter by letter, as a session would (each keystroke narrows from the one before).
+        var sofar = ""
+        for character in text {
+            sofar.append(character)
+            var output = ProviderOutput()
+            try? provider.suggest(
+                SuggestionRequest(query: PreparedQuery(SearchQuery(text: sofar)), limit: 10, previousState: state),
+                into: &output)
+            state = output.state
+        }
+    }
+    return 0
+}
