@@ -138,13 +138,19 @@ struct WebSocketLimitsTests {
         let (answers, _) = await socket.read(texts: 1)
         #expect(answers.count == 1)
         shutdown(socket.connection.descriptor, Int32(SHUT_RDWR))
-        // The keystroke under way when the socket closed may finish (a debug build on a busy machine: up to ~0.5 s).
+        // The keystroke under way when the socket closed may finish (a debug build on a machine busy with the other
+        // tests' servers: up to a few seconds); the queued ones must not run. Computing them would keep a core busy
+        // for minutes (about 2 CPU seconds in every 2 s), so within 10 s a 2-second window must use less than 0.5.
         try await Task.sleep(for: .seconds(1))
-        let before = try #require(cpuSeconds(of: pid))
-        try await Task.sleep(for: .seconds(2))
-        let after = try #require(cpuSeconds(of: pid))
-        // Computing the queued keystrokes would keep a core busy: ~2 CPU seconds in these 2 s.
-        #expect(after - before < 0.5, "CPU seconds in the 2 s after close: \(after - before)")
+        var windows: [Double] = []
+        for _ in 0..<5 {
+            let before = try #require(cpuSeconds(of: pid))
+            try await Task.sleep(for: .seconds(2))
+            let after = try #require(cpuSeconds(of: pid))
+            windows.append(after - before)
+            if after - before < 0.5 { break }
+        }
+        #expect(windows.last.map { $0 < 0.5 } == true, "CPU seconds in each 2 s window after close: \(windows)")
         #expect(try await server.get("/health").status == 200)
     }
 
