@@ -124,37 +124,22 @@ struct SerializationTests {
     @Test func inconsistentArraysWithAValidChecksumAreErrors() {
         // Rewrite an order entry to point past the end, then fix the checksum: the structure checks catch it.
         var bytes = index.serialized()
-        let payloadStart = PrefixIndex.headerSize
-        // Walk to the order section (the 8th section).
-        var offset = payloadStart
-        for _ in 0..<7 {
-            let length = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
-            offset += 8 + length + (8 - length % 8) % 8
-        }
+        let offset = sectionStart(bytes, 7)  // the order section
         bytes.withUnsafeMutableBytes { raw in
             raw.storeBytes(of: UInt32(1_000_000), toByteOffset: offset + 8, as: UInt32.self)
-            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[payloadStart...]))
-            raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
         }
-        expectError(bytes, "corrupt prefix index")
+        expectError(withValidChecksum(bytes), "corrupt prefix index")
     }
 
     /// A file whose rank tables point anywhere (positions in range, but not the minima of their blocks) passes the
     /// checksum and the structure checks: its searches give wrong orders, but end, within their limit, on entries that
     /// exist.
     @Test(arguments: 0..<4) func rankTablesThatLieGiveSearchesThatStillEnd(pattern: Int) throws {
-        var lines: [String] = []
-        for i in 0..<700 { lines.append("ca\(String(i, radix: 7)) word\(i % 13)\t\(1 + (i * 7919) % 1000)") }
-        let path = temporaryPath() + ".tsv"
-        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        var bytes = PrefixIndex(dictionary: try DictionaryLoader.load(path: path, lenient: false)).serialized()
-        let payloadStart = PrefixIndex.headerSize
-        // Walk to the rank table (the 12th section).
-        var offset = payloadStart
-        for _ in 0..<11 {
-            let length = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
-            offset += 8 + length + (8 - length % 8) % 8
+        let entries = (0..<700).map { i in
+            (text: "ca\(String(i, radix: 7)) word\(i % 13)", weight: Double(1 + (i * 7919) % 1000), scope: String?.none)
         }
+        var bytes = PrefixIndex(dictionary: WeightedDictionary(entries: entries)).serialized()
+        let offset = sectionStart(bytes, 11)  // the rank table
         let count = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) } / 4
         #expect(count > 0)
         bytes.withUnsafeMutableBytes { raw in
@@ -167,10 +152,8 @@ struct SerializationTests {
                 }
                 raw.storeBytes(of: value, toByteOffset: offset + 8 + 4 * k, as: UInt32.self)
             }
-            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[payloadStart...]))
-            raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
         }
-        let lying = try load(bytes)
+        let lying = try load(withValidChecksum(bytes))
         var buffer = PrefixIndex.SearchBuffer()
         for text in ["c", "ca", "ca1", "word", "ca w", "word1 ca"] {
             lying.search(PreparedQuery(SearchQuery(text: text)), limit: 10, infix: true, everyWord: true, into: &buffer)
@@ -192,11 +175,27 @@ struct SerializationTests {
     /// A copy of `bytes` with meta value `slot` set to `value` and the checksum made valid again.
     func withMeta(_ bytes: [UInt8], slot: Int, _ value: UInt64) -> [UInt8] {
         var bytes = bytes
-        let payloadStart = PrefixIndex.headerSize
+        // The meta section comes first: its byte count, then the UInt64s.
+        let offset = sectionStart(bytes, 0) + 8 + 8 * slot
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: value, toByteOffset: offset, as: UInt64.self) }
+        return withValidChecksum(bytes)
+    }
+
+    /// Where section `k` (0: meta) of a saved index starts: its byte count, then its bytes padded to 8.
+    func sectionStart(_ bytes: [UInt8], _ k: Int) -> Int {
+        var offset = PrefixIndex.headerSize
+        for _ in 0..<k {
+            let length = bytes.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+            offset += 8 + length + (8 - length % 8) % 8
+        }
+        return offset
+    }
+
+    /// `bytes` with the header's checksum made right for its payload again.
+    func withValidChecksum(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
         bytes.withUnsafeMutableBytes { raw in
-            // The meta section comes first: its byte count, then the UInt64s.
-            raw.storeBytes(of: value, toByteOffset: payloadStart + 8 + 8 * slot, as: UInt64.self)
-            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[payloadStart...]))
+            let checksum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[PrefixIndex.headerSize...]))
             raw.storeBytes(of: checksum, toByteOffset: 24, as: UInt64.self)
         }
         return bytes

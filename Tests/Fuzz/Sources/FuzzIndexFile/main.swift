@@ -25,12 +25,10 @@ let words: [String] = {
     return words
 }()
 let base: [UInt8] = {
-    let lines = words.enumerated().map { "\($1)\t\(1 + ($0 * 7919) % 1000)\($0 % 3 == 0 ? "\tscope\($0 % 2)" : "")" }
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-fuzz-index-\(getpid()).tsv").path
-    guard FileManager.default.createFile(atPath: path, contents: Data(lines.joined(separator: "\n").utf8)),
-        let dictionary = try? DictionaryLoader.load(path: path, lenient: false)
-    else { fatalError("cannot make the base dictionary at \(path)") }
-    return PrefixIndex(dictionary: dictionary).serialized()
+    let entries = words.enumerated().map { i, text in
+        (text: text, weight: Double(1 + (i * 7919) % 1000), scope: i % 3 == 0 ? "scope\(i % 2)" : String?.none)
+    }
+    return PrefixIndex(dictionary: WeightedDictionary(entries: entries)).serialized()
 }()
 let queries = ["", "c", "ca", "caf", "cafe", "new y", "york new", "yor ne", "pyth", "py date", "ueber", "strass", "東",
                "x y", "ab c", "zz", "cafee", "nwe york", "reqeusts", "a b c d e f g"]
@@ -53,8 +51,10 @@ public func fuzzIndexFile(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         at += length
     }
     if input.isEmpty || input[0] & 1 == 0 {
-        let sum = file.withUnsafeBytes { Checksum.hash(UnsafeRawBufferPointer(rebasing: $0[headerSize...])) }
-        withUnsafeBytes(of: sum) { for k in 0..<8 { file[24 + k] = $0[k] } }
+        file.withUnsafeMutableBytes { raw in
+            let sum = Checksum.hash(UnsafeRawBufferPointer(rebasing: raw[headerSize...]))
+            raw.storeBytes(of: sum, toByteOffset: 24, as: UInt64.self)
+        }
     }
     let index: PrefixIndex
     do {
