@@ -93,7 +93,8 @@ extension PrefixIndex {
     }
 
     /// Loads an index saved by ``write(toFile:)`` with one read of the file; no rebuilding.
-    /// - Throws: ``PrefixIndexError`` when the file is missing, truncated, corrupt, or of another format version.
+    /// - Throws: ``PrefixIndexError`` when the file is missing, truncated, corrupt (a checksum mismatch, or arrays
+    ///   that disagree, keys out of byte order or not UTF-8 under a valid checksum), or of another format version.
     public init(contentsOfFile path: String) throws(PrefixIndexError) {
         var info = stat()
         if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
@@ -158,7 +159,7 @@ extension PrefixIndex {
                     return firstProblem = .corrupt("scope index out of range")
                 }
                 guard Self.isPermutation(s.order) else { return firstProblem = .corrupt("order is not a permutation") }
-                Self.markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: 1..<max(split, 1), in: bits)
+                firstProblem = Self.keysProblem(s, pairs: 1..<max(split, 1), in: bits)
             } and: {
                 let bound = UInt32(clamping: n)
                 guard n == 0 || Self.maximum(s.prefixRankValues) < bound,
@@ -180,10 +181,10 @@ extension PrefixIndex {
                     }
                 }
                 guard keysInOrder else { return }
-                Self.markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: (split + 1)..<max(n, split + 1), in: bits)
+                secondProblem = Self.keysProblem(s, pairs: (split + 1)..<max(n, split + 1), in: bits)
             }
-            if keysInOrder, split >= 1, split < n {
-                Self.markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: split..<(split + 1), in: bits)
+            if keysInOrder, split >= 1, split < n, firstProblem == nil, secondProblem == nil {
+                firstProblem = Self.keysProblem(s, pairs: split..<(split + 1), in: bits)
             }
         }
         if let firstProblem { throw fail(firstProblem) }
@@ -235,6 +236,63 @@ extension PrefixIndex {
             }
             return true
         }
+    }
+
+    /// The twin bits of `pairs` (see ``markTwins(keyBytes:keyOffsets:pairs:in:)``) and what is wrong with their keys,
+    /// or nil: each key must be valid UTF-8 and come after, or equal, the key ahead of it in byte order. The typo
+    /// walk relies on both: it finds a node's children by binary search and steps through whole scalars. The
+    /// offsets must be in order and within the key bytes.
+    private static func keysProblem(
+        _ s: Sections, pairs: Range<Int>, in bits: UnsafeMutableBufferPointer<UInt64>
+    ) -> PrefixIndexError.Code? {
+        if let p = markTwins(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, pairs: pairs, in: bits) {
+            return .corrupt("keys out of order at sorted position \(p)")
+        }
+        // Key p of each pair, and key 0 with the first.
+        let first = pairs.lowerBound == 1 ? 0 : pairs.lowerBound
+        let end = min(pairs.upperBound, s.keyOffsets.count - 1)
+        guard first < end else { return nil }
+        let keys = first..<end
+        let bad = s.keyBytes.withUnsafeBytes { k in
+            s.keyOffsets.withUnsafeBufferPointer { o in firstKeyNotUTF8(k, o, keys: keys) }
+        }
+        return bad.map { .corrupt("key at sorted position \($0) is not UTF-8") }
+    }
+
+    /// The first of `keys` that is not valid UTF-8, or nil. ASCII is skipped 32 bytes at a time; only a key
+    /// holding another byte is decoded.
+    static func firstKeyNotUTF8(
+        _ k: UnsafeRawBufferPointer, _ o: UnsafeBufferPointer<UInt32>, keys: Range<Int>
+    ) -> Int? {
+        var i = Int(o[keys.lowerBound])
+        let end = Int(o[keys.upperBound])
+        var next = keys.lowerBound
+        while i < end {
+            let high: UInt64 = 0x8080_8080_8080_8080
+            while i + 32 <= end {
+                let word = k.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    | k.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                    | k.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)
+                    | k.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)
+                if word & high != 0 { break }
+                i += 32
+            }
+            while i + 8 <= end && k.loadUnaligned(fromByteOffset: i, as: UInt64.self) & high == 0 { i += 8 }
+            while i < end && k[i] < 0x80 { i += 1 }
+            guard i < end else { return nil }
+            // The key holding byte i: o[lo] <= i < o[hi] throughout.
+            var lo = next
+            var hi = keys.upperBound
+            while hi - lo > 1 {
+                let mid = (lo + hi) >> 1
+                if Int(o[mid]) <= i { lo = mid } else { hi = mid }
+            }
+            let key = UnsafeRawBufferPointer(rebasing: k[Int(o[lo])..<Int(o[lo + 1])])
+            guard UTF8Scalars.firstInvalid(key) == nil else { return lo }
+            next = lo + 1
+            i = Int(o[next])
+        }
+        return nil
     }
 
     static func isValidOffsets(_ offsets: [UInt32], total: Int) -> Bool {

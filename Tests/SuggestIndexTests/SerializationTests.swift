@@ -162,6 +162,54 @@ struct SerializationTests {
         }
     }
 
+    /// An index of `before` keys "a000"…, then "b日", then keys "c000"… to `count` in all: on two cores the loader
+    /// checks keys below position 64 on one and the rest on the other.
+    func indexWithAWideKey(at before: Int, count: Int = 201) -> [UInt8] {
+        let three = { (i: Int) in String(repeating: "0", count: 3 - String(i).count) + String(i) }
+        let entries = (0..<count).map { i in
+            (text: i < before ? "a" + three(i) : i == before ? "b日" : "c" + three(i), weight: 1.0, scope: String?.none)
+        }
+        return PrefixIndex(dictionary: WeightedDictionary(entries: entries)).serialized()
+    }
+
+    /// A saved index whose keys are not in byte order (or not UTF-8) with a valid checksum is an error that names the
+    /// sorted position: the typo walk finds children by binary search and steps through whole scalars, so it would
+    /// read past a key's end.
+    @Test(arguments: [1, 63, 64, 65, 200]) func keysOutOfOrderWithAValidChecksumAreErrors(position: Int) {
+        var bytes = indexWithAWideKey(at: 250)
+        let keys = sectionStart(bytes, 8) + 8  // the sorted keys' bytes: four a key, the first "a000"
+        bytes[keys + 4 * position] = 0x01  // "a017" → "\u{01}017", before "a016"
+        expectError(withValidChecksum(bytes), "keys out of order at sorted position \(position)")
+    }
+
+    /// The loader's key comparison is byte order (a prefix first) for keys with long common prefixes, zero bytes,
+    /// and keys at the very end of the buffer, where it cannot read 16 bytes ahead.
+    @Test func theKeyComparisonIsByteOrder() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let shared = (0..<Int.random(in: 0...20, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) }
+            let a = shared + (0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) }
+            let b = shared + (0..<Int.random(in: 0...3, using: &generator)).map { _ in UInt8.random(in: 0...2, using: &generator) }
+            let expected = a == b ? 0 : (a.lexicographicallyPrecedes(b) ? -1 : 1)
+            for padding in [0, 1, 40] {
+                let buffer = a + b + [UInt8](repeating: 7, count: padding)
+                let order = buffer.withUnsafeBytes { PrefixIndex.compareBytes($0, 0, a.count, a.count, b.count) }
+                #expect(order == expected, "\(a) \(b) padding \(padding)")
+            }
+        }
+    }
+
+    @Test(arguments: [30, 150]) func aKeyThatIsNotUTF8WithAValidChecksumIsAnError(position: Int) throws {
+        var bytes = indexWithAWideKey(at: position)
+        let keys = sectionStart(bytes, 8) + 8
+        let wide = try #require((keys..<bytes.count).first { bytes[$0] == 0xE6 && bytes[$0 + 1] == 0x97 })
+        #expect(wide == keys + 4 * position + 1)  // "b" then 日's three bytes
+        bytes[wide + 1] = 0x41  // in the key's byte order still after the "a" keys and before the "c" ones
+        expectError(withValidChecksum(bytes), "key at sorted position \(position) is not UTF-8")
+        bytes[wide + 1] = 0x97
+        _ = try load(withValidChecksum(bytes))
+    }
+
     @Test func missingFileIsAnError() {
         do {
             _ = try PrefixIndex(contentsOfFile: "/nonexistent/words.idx")

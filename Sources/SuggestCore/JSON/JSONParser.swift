@@ -40,31 +40,7 @@ public struct JSONParser: Sendable {
     public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The offset of the first byte that is not valid UTF-8, if any.
-    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b < 0x80 { i += 1; continue }
-            let length: Int
-            var minimum: UInt32
-            var value: UInt32
-            switch b {
-            case 0xC2...0xDF: length = 2; value = UInt32(b & 0x1F); minimum = 0x80
-            case 0xE0...0xEF: length = 3; value = UInt32(b & 0x0F); minimum = 0x800
-            case 0xF0...0xF4: length = 4; value = UInt32(b & 0x07); minimum = 0x10000
-            default: return i
-            }
-            guard i + length <= bytes.count else { return i }
-            for k in 1..<length {
-                let c = bytes[i + k]
-                guard UTF8Scalars.isContinuation(c) else { return i }
-                value = (value << 6) | UInt32(c & 0x3F)
-            }
-            if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
-            i += length
-        }
-        return nil
-    }
+    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? { UTF8Scalars.firstInvalid(bytes) }
 
     // MARK: Grammar
 

@@ -20,6 +20,41 @@ public enum UTF8Scalars: Sendable {
     @inlinable @inline(__always)
     public static func appending(_ byte: UInt8, to value: UInt32) -> UInt32 { (value << 6) | (UInt32(byte) & 0x3F) }
 
+    /// The index of the first byte of `bytes` that does not start a valid UTF-8 scalar (a stray continuation byte,
+    /// an overlong form, a surrogate, a value past U+10FFFF, or a scalar cut short by the end), or nil when all of
+    /// `bytes` is valid UTF-8.
+    @inlinable
+    public static func firstInvalid<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> Int?
+    where Bytes.Index == Int {
+        var i = bytes.startIndex
+        let end = bytes.endIndex
+        while i < end {
+            let b = bytes[i]
+            if b < 0x80 {
+                i += 1
+                continue
+            }
+            let length: Int
+            var minimum: UInt32
+            var value: UInt32
+            switch b {
+            case 0xC2...0xDF: length = 2; value = UInt32(b & 0x1F); minimum = 0x80
+            case 0xE0...0xEF: length = 3; value = UInt32(b & 0x0F); minimum = 0x800
+            case 0xF0...0xF4: length = 4; value = UInt32(b & 0x07); minimum = 0x10000
+            default: return i
+            }
+            guard end - i >= length else { return i }
+            for k in 1..<length {
+                let c = bytes[i + k]
+                guard isContinuation(c) else { return i }
+                value = appending(c, to: value)
+            }
+            if value < minimum || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return i }
+            i += length
+        }
+        return nil
+    }
+
     /// The scalar that starts at `index` of `bytes` and its length in bytes; a scalar cut short by the end of
     /// `bytes` is decoded from the bytes there are.
     @inlinable
