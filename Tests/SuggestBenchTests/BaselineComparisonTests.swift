@@ -31,8 +31,14 @@ struct BaselineComparisonTests {
         return run.report(configuration: .init(file: "cities", providers: engine.providers), options: options)
     }
 
+    /// The report of the run with the lowest engine p99 of five: on a busy machine one run's p99 can be a
+    /// scheduling pause of a millisecond or more, longer than the 300 µs a slower provider adds.
+    func quietReport(spin: Duration) -> LatencyReport {
+        (0..<5).map { _ in report(spin: spin) }.min { $0.engine.latency.p99 < $1.engine.latency.p99 }!
+    }
+
     @Test func aProviderThatBecameSlowerFailsTheComparison() throws {
-        let baseline = report(spin: .zero)
+        let baseline = quietReport(spin: .zero)
         let slower = report(spin: .microseconds(300))
         #expect(slower.providers[0].latency.p50 >= 300)
         let comparison = try BaselineComparison(current: slower, baseline: baseline, maxRegression: 0.1)
@@ -44,7 +50,7 @@ struct BaselineComparisonTests {
     @Test func aReportComparedWithItselfOrAFasterOnePasses() throws {
         let slow = report(spin: .microseconds(300))
         #expect(try BaselineComparison(current: slow, baseline: slow, maxRegression: 0).passed)
-        let fast = report(spin: .zero)
+        let fast = quietReport(spin: .zero)
         let comparison = try BaselineComparison(current: fast, baseline: slow, maxRegression: 0.1)
         #expect(comparison.passed)
         #expect(comparison.rows.map(\.name) == ["engine", "custom"])
