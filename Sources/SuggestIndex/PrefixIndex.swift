@@ -207,15 +207,10 @@ public struct PrefixIndex: Sendable {
                 ? UInt64(littleEndian: w0).trailingZeroBitCount >> 3
                 : 8 + UInt64(littleEndian: w1).trailingZeroBitCount >> 3
             if first < min(length, 16) { return k[a + first] < k[b + first] ? -1 : 1 }
-            i = 16
+            i = min(length, 16)
         }
-        while i < length {
-            let x = k[a + i]
-            let y = k[b + i]
-            if x != y { return x < y ? -1 : 1 }
-            i += 1
-        }
-        return la == lb ? 0 : (la < lb ? -1 : 1)
+        // The rest byte by byte (the bytes are a `[UInt8]`'s).
+        return RadixSort.compare(k.assumingMemoryBound(to: UInt8.self), a + i, a + la, b + i, b + lb)
     }
 
     /// Whether the `length` bytes at `a` and at `b` are equal, eight at a time.
