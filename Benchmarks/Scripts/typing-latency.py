@@ -2,7 +2,8 @@
 """Per-keystroke latency of typing sessions through `suggest batch`, and where the slow keystrokes spent their time.
 
 Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessions GLOB] [--slow MICROS]
-           [--provider-extra JSON] [--fuzzy-extra JSON] [--runs K] [--examples K] [--plain]
+           [--provider-extra JSON] [--fuzzy-extra JSON] [--runs K] [--keystroke-min] [--against PATH/suggest]
+           [--examples K] [--plain]
   Sessions: the files Benchmarks/Scripts/typing_sessions.py writes (Benchmarks/.data/sessions/*.jsonl; made first
   when missing). Each file is typed by one `suggest batch --diagnostics` process with the configuration
   `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},
@@ -15,6 +16,12 @@ provider, by step (the provider's `profile` note: the typo walk, the tiers, wron
 whole words), with trie nodes walked; the work of every keystroke by step (trie nodes walked or keys scanned, and
 how many steps did over 4,000: a count that does not depend on the machine's noise); then the slowest texts. With `--runs K` each file is typed K times and the
 run with the median p99 is reported (the machine's noise shows in the spread, printed too).
+
+`--keystroke-min` (with `--runs K`): each keystroke's fastest of the K runs instead (its answer and profile from
+that run): on a machine whose speed drifts from one run to the next, what the code costs without the interruptions.
+`--against OTHER`: a second binary typing every file too, its runs alternating with `--bin`'s, reported on the next
+line (`OTHER` in the name): a before/after comparison in which both builds see the same drift. Both builds get the
+same configuration, so both must accept `--diagnostics` and `"profile"` unless `--plain` is given.
 """
 from __future__ import annotations
 
@@ -115,6 +122,13 @@ def report(name: str, keystrokes: list[dict], slow: float, examples: int, spread
     return out
 
 
+def fastest_each(runs: list[list[dict]]) -> list[dict]:
+    """Each keystroke's record from the run in which it was fastest (the runs type the same lines)."""
+    if len({len(r) for r in runs}) != 1:
+        sys.exit("typing-latency: the runs of one file answered different numbers of keystrokes")
+    return [min(records, key=lambda k: k["micros"]) for records in zip(*runs)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--bin", required=True)
@@ -123,6 +137,9 @@ def main() -> None:
     parser.add_argument("--provider-extra", default="{}")
     parser.add_argument("--fuzzy-extra", default="{}")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--keystroke-min", action="store_true",
+                        help="with --runs K: each keystroke's fastest run, instead of the run with the median p99")
+    parser.add_argument("--against", help="a second suggest binary, typed alternately with --bin")
     parser.add_argument("--examples", type=int, default=5)
     parser.add_argument("--plain", action="store_true",
                         help="no --diagnostics and no profile (for a build that has neither): latency only")
@@ -141,6 +158,7 @@ def main() -> None:
     header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
     if args.runs > 1:
         header += " p99 of each run |"
+    binaries = [("", args.bin)] + ([(" (against)", args.against)] if args.against else [])
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     details = []
@@ -148,12 +166,21 @@ def main() -> None:
         for path in files:
             name = os.path.basename(path).removesuffix(".jsonl")
             dataset = name.split("-", 1)[0]
-            runs = [run(args.bin, configs[dataset], path, args.plain) for _ in range(args.runs)]
-            p99s = [percentile(sorted(k["micros"] for k in r), 0.99) for r in runs]
-            median = sorted(range(len(runs)), key=lambda i: p99s[i])[len(runs) // 2]
-            lines = report(name, runs[median], args.slow, args.examples, p99s)
-            print(lines[0], flush=True)
-            details += lines[1:]
+            # The builds' runs alternate, so that a drift of the machine's speed falls on both.
+            runs: dict[str, list[list[dict]]] = {label: [] for label, _ in binaries}
+            for _ in range(args.runs):
+                for label, binary in binaries:
+                    runs[label].append(run(binary, configs[dataset], path, args.plain))
+            for label, _ in binaries:
+                typed = runs[label]
+                p99s = [percentile(sorted(k["micros"] for k in r), 0.99) for r in typed]
+                if args.keystroke_min and len(typed) > 1:
+                    chosen = fastest_each(typed)
+                else:
+                    chosen = typed[sorted(range(len(typed)), key=lambda i: p99s[i])[len(typed) // 2]]
+                lines = report(name + label, chosen, args.slow, args.examples, p99s)
+                print(lines[0], flush=True)
+                details += lines[1:]
         print()
         print("\n".join(details))
     finally:
