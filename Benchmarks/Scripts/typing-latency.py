@@ -3,7 +3,7 @@
 
 Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessions GLOB] [--slow MICROS]
            [--provider-extra JSON] [--fuzzy-extra JSON] [--runs K] [--keystroke-min] [--against PATH/suggest]
-           [--examples K] [--plain]
+           [--save-slow DIR] [--examples K] [--plain]
   Sessions: the files Benchmarks/Scripts/typing_sessions.py writes (Benchmarks/.data/sessions/*.jsonl; made first
   when missing). Each file is typed by one `suggest batch --diagnostics` process with the configuration
   `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},
@@ -22,6 +22,8 @@ that run): on a machine whose speed drifts from one run to the next, what the co
 `--against OTHER`: a second binary typing every file too, its runs alternating with `--bin`'s, reported on the next
 line (`OTHER` in the name): a before/after comparison in which both builds see the same drift. Both builds get the
 same configuration, so both must accept `--diagnostics` and `"profile"` unless `--plain` is given.
+`--save-slow DIR`: writes DIR/NAME.jsonl for each file, its sessions (the lines up to each `reset`) that hold a
+keystroke over `--slow` in `--bin`'s first run: a smaller file of the costly sessions, for `--runs 8` comparisons.
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def run(binary: str, config: str, sessions: str, plain: bool) -> list[dict]:
     if done.returncode != 0:
         sys.exit(f"typing-latency: suggest batch failed on {sessions}: {done.stderr.decode(errors='replace')}")
     keystrokes = []
-    for line in done.stdout.splitlines():
+    for number, line in enumerate(done.stdout.splitlines()):
         answer = json.loads(line)
         if "micros" not in answer:
             continue
@@ -76,8 +78,29 @@ def run(binary: str, config: str, sessions: str, plain: bool) -> list[dict]:
                     steps[name] = (float(micros), int(work or 0))
         providers = answer.get("timings", {})
         keystrokes.append({"text": answer["text"], "micros": answer["micros"], "providers": providers,
-                           "steps": steps})
+                           "steps": steps, "line": number})
     return keystrokes
+
+
+def save_slow(sessions: str, keystrokes: list[dict], slow: float, directory: str) -> int:
+    """Writes the sessions of `sessions` (its lines up to each `reset`) that hold a keystroke over `slow` to
+    `directory`, under the same name; returns how many."""
+    slow_lines = {k["line"] for k in keystrokes if k["micros"] > slow}
+    kept, current, has_slow = [], [], False
+    with open(sessions, encoding="utf-8") as f:
+        for number, line in enumerate(f):
+            current.append(line if line.endswith("\n") else line + "\n")
+            has_slow = has_slow or number in slow_lines
+            if '"reset"' in line:
+                if has_slow:
+                    kept.append("".join(current))
+                current, has_slow = [], False
+    if has_slow:
+        kept.append("".join(current))
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, os.path.basename(sessions)), "w", encoding="utf-8") as f:
+        f.write("".join(kept))
+    return len(kept)
 
 
 def report(name: str, keystrokes: list[dict], slow: float, examples: int, spread: list[float]) -> list[str]:
@@ -140,6 +163,8 @@ def main() -> None:
     parser.add_argument("--keystroke-min", action="store_true",
                         help="with --runs K: each keystroke's fastest run, instead of the run with the median p99")
     parser.add_argument("--against", help="a second suggest binary, typed alternately with --bin")
+    parser.add_argument("--save-slow", metavar="DIR",
+                        help="write each file's sessions that hold a keystroke over --slow to DIR")
     parser.add_argument("--examples", type=int, default=5)
     parser.add_argument("--plain", action="store_true",
                         help="no --diagnostics and no profile (for a build that has neither): latency only")
@@ -171,6 +196,9 @@ def main() -> None:
             for _ in range(args.runs):
                 for label, binary in binaries:
                     runs[label].append(run(binary, configs[dataset], path, args.plain))
+            if args.save_slow:
+                saved = save_slow(path, runs[""][0], args.slow, args.save_slow)
+                print(f"typing-latency: {saved} sessions of {name} saved to {args.save_slow}", file=sys.stderr)
             for label, _ in binaries:
                 typed = runs[label]
                 p99s = [percentile(sorted(k["micros"] for k in r), 0.99) for r in typed]
