@@ -3,7 +3,7 @@
 
 Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessions GLOB] [--slow MICROS]
            [--provider-extra JSON] [--fuzzy-extra JSON] [--runs K] [--keystroke-min] [--against PATH/suggest]
-           [--save-slow DIR] [--examples K] [--plain]
+           [--against-fuzzy-extra JSON] [--save-slow DIR] [--examples K] [--plain]
   Sessions: the files Benchmarks/Scripts/typing_sessions.py writes (Benchmarks/.data/sessions/*.jsonl; made first
   when missing). Each file is typed by one `suggest batch --diagnostics` process with the configuration
   `{"version":1,"limit":10,"providers":[{"type":"recent"},{"type":"prefix","dictionary":D},
@@ -20,8 +20,10 @@ run with the median p99 is reported (the machine's noise shows in the spread, pr
 `--keystroke-min` (with `--runs K`): each keystroke's fastest of the K runs instead (its answer and profile from
 that run): on a machine whose speed drifts from one run to the next, what the code costs without the interruptions.
 `--against OTHER`: a second binary typing every file too, its runs alternating with `--bin`'s, reported on the next
-line (`OTHER` in the name): a before/after comparison in which both builds see the same drift. Both builds get the
-same configuration, so both must accept `--diagnostics` and `"profile"` unless `--plain` is given.
+line (`(against)` after the name): a before/after comparison in which both builds see the same drift. Both builds
+get the same configuration, so both must accept `--diagnostics` and `"profile"` unless `--plain` is given; with
+`--against-fuzzy-extra JSON` (merged into the fuzzy entry after `--fuzzy-extra`) the second line is a configuration
+rather than a build (`--against` then defaults to `--bin`).
 `--save-slow DIR`: writes DIR/NAME.jsonl for each file, its sessions (the lines up to each `reset`) that hold a
 keystroke over `--slow` in `--bin`'s first run: a smaller file of the costly sessions, for `--runs 8` comparisons.
 """
@@ -163,6 +165,7 @@ def main() -> None:
     parser.add_argument("--keystroke-min", action="store_true",
                         help="with --runs K: each keystroke's fastest run, instead of the run with the median p99")
     parser.add_argument("--against", help="a second suggest binary, typed alternately with --bin")
+    parser.add_argument("--against-fuzzy-extra", help="JSON merged into the second line's fuzzy entry")
     parser.add_argument("--save-slow", metavar="DIR",
                         help="write each file's sessions that hold a keystroke over --slow to DIR")
     parser.add_argument("--examples", type=int, default=5)
@@ -183,7 +186,14 @@ def main() -> None:
     header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
     if args.runs > 1:
         header += " p99 of each run |"
-    binaries = [("", args.bin)] + ([(" (against)", args.against)] if args.against else [])
+    binaries = [("", args.bin)]
+    if args.against or args.against_fuzzy_extra:
+        binaries.append((" (against)", args.against or args.bin))
+        if args.against_fuzzy_extra:
+            other = {**fuzzy_extra, **json.loads(args.against_fuzzy_extra)}
+            for dataset, dictionary in (("words", "words-200k.tsv"), ("pypi", "pypi-names.tsv")):
+                configs[dataset + " (against)"] = configuration(
+                    os.path.join(DATA, dictionary), extra, other, not args.plain)
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     details = []
@@ -195,7 +205,8 @@ def main() -> None:
             runs: dict[str, list[list[dict]]] = {label: [] for label, _ in binaries}
             for _ in range(args.runs):
                 for label, binary in binaries:
-                    runs[label].append(run(binary, configs[dataset], path, args.plain))
+                    config = configs.get(dataset + label, configs[dataset])
+                    runs[label].append(run(binary, config, path, args.plain))
             if args.save_slow:
                 saved = save_slow(path, runs[""][0], args.slow, args.save_slow)
                 print(f"typing-latency: {saved} sessions of {name} saved to {args.save_slow}", file=sys.stderr)
