@@ -179,21 +179,19 @@ def main() -> None:
         files = sorted(glob.glob(args.sessions))
     extra = json.loads(args.provider_extra)
     fuzzy_extra = json.loads(args.fuzzy_extra)
+    # Each line of the table: a label, a binary and the fuzzy entry's extras.
+    lines_typed = [("", args.bin, fuzzy_extra)]
+    if args.against or args.against_fuzzy_extra:
+        against_extra = {**fuzzy_extra, **json.loads(args.against_fuzzy_extra or "{}")}
+        lines_typed.append((" (against)", args.against or args.bin, against_extra))
     configs = {
-        "words": configuration(os.path.join(DATA, "words-200k.tsv"), extra, fuzzy_extra, not args.plain),
-        "pypi": configuration(os.path.join(DATA, "pypi-names.tsv"), extra, fuzzy_extra, not args.plain),
+        (dataset, label): configuration(os.path.join(DATA, dictionary), extra, fuzzy, not args.plain)
+        for label, _, fuzzy in lines_typed
+        for dataset, dictionary in (("words", "words-200k.tsv"), ("pypi", "pypi-names.tsv"))
     }
     header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
     if args.runs > 1:
         header += " p99 of each run |"
-    binaries = [("", args.bin)]
-    if args.against or args.against_fuzzy_extra:
-        binaries.append((" (against)", args.against or args.bin))
-        if args.against_fuzzy_extra:
-            other = {**fuzzy_extra, **json.loads(args.against_fuzzy_extra)}
-            for dataset, dictionary in (("words", "words-200k.tsv"), ("pypi", "pypi-names.tsv")):
-                configs[dataset + " (against)"] = configuration(
-                    os.path.join(DATA, dictionary), extra, other, not args.plain)
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     details = []
@@ -202,15 +200,14 @@ def main() -> None:
             name = os.path.basename(path).removesuffix(".jsonl")
             dataset = name.split("-", 1)[0]
             # The builds' runs alternate, so that a drift of the machine's speed falls on both.
-            runs: dict[str, list[list[dict]]] = {label: [] for label, _ in binaries}
+            runs: dict[str, list[list[dict]]] = {label: [] for label, _, _ in lines_typed}
             for _ in range(args.runs):
-                for label, binary in binaries:
-                    config = configs.get(dataset + label, configs[dataset])
-                    runs[label].append(run(binary, config, path, args.plain))
+                for label, binary, _ in lines_typed:
+                    runs[label].append(run(binary, configs[(dataset, label)], path, args.plain))
             if args.save_slow:
                 saved = save_slow(path, runs[""][0], args.slow, args.save_slow)
                 print(f"typing-latency: {saved} sessions of {name} saved to {args.save_slow}", file=sys.stderr)
-            for label, _ in binaries:
+            for label, _, _ in lines_typed:
                 typed = runs[label]
                 p99s = [percentile(sorted(k["micros"] for k in r), 0.99) for r in typed]
                 if args.keystroke_min and len(typed) > 1:
