@@ -257,7 +257,8 @@ struct KeyPart {
     var bytes: [UInt8] = []
     /// Where each entry's key ends in ``bytes``.
     var ends: [UInt32] = []
-    /// Inner word starts: the entry id and the offset in its key (offsets beyond `UInt16.max` are not indexed).
+    /// Inner word starts: the entry id and the offset in its key (those beyond ``PrefixIndex/maxInnerWordOffset``
+    /// are not indexed).
     var infixEntries: [UInt32] = []
     var infixOffsets: [UInt16] = []
 
@@ -278,7 +279,7 @@ struct KeyPart {
                     starts.removeAll(keepingCapacity: true)
                     IndexKey.append(utf8: UnsafeBufferPointer(rebasing: text[range]), to: &bytes, wordStarts: &starts)
                     ends.append(UInt32(bytes.count))
-                    for s in starts where s <= Int(UInt16.max) {
+                    for s in starts where s <= PrefixIndex.maxInnerWordOffset {
                         infixEntries.append(UInt32(entry))
                         infixOffsets.append(UInt16(s))
                     }

@@ -167,7 +167,10 @@ enum RadixSort {
         }
     }
 
-    /// Sorts a run of items whose strings agree on their first `depth` bytes.
+    /// Sorts a run of items whose strings agree on their first `depth` bytes: 8 more bytes a round, the runs of
+    /// equal heads kept on a stack of their own rather than the call stack, so that strings that share thousands of
+    /// bytes (a long title repeated with one letter changed, the suffixes of a long repetitive one) cannot exhaust a
+    /// thread's stack.
     static func sortRun(
         _ run: UnsafeMutableBufferPointer<RadixItem>,
         scratch: UnsafeMutableBufferPointer<RadixItem>,
@@ -175,35 +178,40 @@ enum RadixSort {
         depth: Int
     ) {
         let bytes = strings.bytes
-        if run.count <= comparisonSortLimit {
-            var run = run
-            run.sort { a, b in
-                let (a0, a1) = strings.bounds(a.value)
-                let (b0, b1) = strings.bounds(b.value)
-                let c = compare(bytes, a0 + depth, a1, b0 + depth, b1)
-                return c != 0 ? c < 0 : strings.tieLess(a.value, b.value)
+        var pending: [(lo: Int, hi: Int, depth: Int)] = [(0, run.count, depth)]
+        while let (lo, hi, depth) = pending.popLast() {
+            var part = UnsafeMutableBufferPointer(rebasing: run[lo..<hi])
+            let spare = UnsafeMutableBufferPointer(rebasing: scratch[lo..<hi])
+            if part.count <= comparisonSortLimit {
+                part.sort { a, b in
+                    let (a0, a1) = strings.bounds(a.value)
+                    let (b0, b1) = strings.bounds(b.value)
+                    let c = compare(bytes, a0 + depth, a1, b0 + depth, b1)
+                    return c != 0 ? c < 0 : strings.tieLess(a.value, b.value)
+                }
+                continue
             }
-            return
-        }
-        var longer = false
-        for k in run.indices {
-            let (start, end) = strings.bounds(run[k].value)
-            run[k].key = head(bytes, start + depth, end)
-            if end - start > depth + 8 { longer = true }
-        }
-        sortByKey(run, scratch: scratch)
-        if longer {
-            refine(run, scratch: scratch, strings: strings, depth: depth)
-        } else {
-            // Equal heads mean equal strings here: order each group by its tie keys.
+            var longer = false
+            for k in part.indices {
+                let (start, end) = strings.bounds(part[k].value)
+                part[k].key = head(bytes, start + depth, end)
+                if end - start > depth + 8 { longer = true }
+            }
+            sortByKey(part, scratch: spare)
             var i = 0
-            while i < run.count {
+            while i < part.count {
                 var j = i + 1
-                while j < run.count && run[j].key == run[i].key { j += 1 }
+                while j < part.count && part[j].key == part[i].key { j += 1 }
                 if j - i > 1 {
-                    let group = UnsafeMutableBufferPointer(rebasing: run[i..<j])
-                    for k in group.indices { group[k].key = strings.tieKey(group[k].value) }
-                    sortByKey(group, scratch: UnsafeMutableBufferPointer(rebasing: scratch[i..<j]))
+                    if longer {
+                        // Equal heads: the next 8 bytes decide.
+                        pending.append((lo + i, lo + j, depth + 8))
+                    } else {
+                        // Equal heads mean equal strings here: order the group by its tie keys.
+                        let group = UnsafeMutableBufferPointer(rebasing: part[i..<j])
+                        for k in group.indices { group[k].key = strings.tieKey(group[k].value) }
+                        sortByKey(group, scratch: UnsafeMutableBufferPointer(rebasing: spare[i..<j]))
+                    }
                 }
                 i = j
             }
