@@ -11,7 +11,9 @@ import SuggestCore
 /// - an alternation whose branches can match the same text: `(a|aa)+`, `(a|a)*`, `(\d|\w)+` (two literal branches
 ///   overlap when one starts the other; other branches when the characters they can start with overlap);
 /// and a group repeated more than ``maximumRepeatOfOptional`` times is refused when it holds an optional part
-/// (`(a?){30}`).
+/// (`(a?){30}`); a group with a bounded repeat is refused when its parts of varying length can split a text between
+/// its repeats in more than ``maximumWays`` ways (`(?:a{1,10}){1,10}`; not `(?:[a-z]{1,20} ){1,5}`, whose repeats
+/// end at a character the letters cannot match).
 ///
 /// The check is conservative: it also refuses some harmless patterns (`(?:\s+\w+)*`, `(ab|ac)+`), never a pattern
 /// without a repeated group. Possessive quantifiers (`++`, `*+`) and atomic groups `(?>…)` are allowed, since they
@@ -24,6 +26,11 @@ package enum BacktrackingCheck {
     /// A group repeated at most this many times may contain an optional part (`(?:\d{3}[- ]?){3}`): up to 2^10 ways
     /// to split a text, not 2^30 (`(a?){30}a{30}`).
     package static let maximumRepeatOfOptional = 10
+    /// A group whose content can match one text in several ways (`(?:a{1,10})`) may be repeated so that all its
+    /// repeats together have at most this many ways to split a text (`(?:a{1,10}){1,10}`: 10 × 10¹⁰, refused;
+    /// `(?:\d{1,3}\.){3}`: 27).
+    package static let maximumWays: Double = 65_536
+    static let waysCap: Double = 1e18
 
     /// What makes a pattern unsafe, and where.
     package struct Risk: Hashable, Sendable, CustomStringConvertible {
@@ -108,6 +115,12 @@ package enum BacktrackingCheck {
     struct Branch {
         var literal: [UInt8]? = []
         var first: FirstSet? = nil
+        /// How many ways, at most, the bounded quantifiers at the branch's end can split one text between them
+        /// (`a{1,3}b?`: 3 × 2), capped at ``waysCap``: those after the last atom that must match a character none of
+        /// them can (`[a-z]{1,8}-`: the `-` fixes where the letters end, so a wrong split fails at once).
+        var tailWays: Double = 1
+        /// What those quantifiers can match.
+        var tailSet = FirstSet()
 
         func overlaps(_ other: Branch) -> Bool {
             if let a = literal, let b = other.literal {
@@ -177,7 +190,23 @@ package enum BacktrackingCheck {
                         if branch.literal?.isEmpty == true { first = .any }
                         first.formUnion(branch.first ?? .any)
                     }
-                    atom(first: first, literal: nil, q)
+                    // Overlapping branches are the ambiguity check's: here a group splits a text as its most
+                    // variable branch does.
+                    // The next repeat starts with `first`: a tail that cannot match it cannot trade text with it.
+                    let inner =
+                        frame.atomic
+                        ? 1 : frame.branches.map { $0.tailSet.intersects(first) ? $0.tailWays : 1 }.max() ?? 1
+                    let ways = Self.ways(inner: inner, q)
+                    if inner > 1, ways > maximumWays, let q, let max = q.max, !q.possessive {
+                        return Risk(
+                            offset: frame.start,
+                            reason: "a group repeated \(max) times can split a text in more than "
+                                + "\(Int(maximumWays)) ways (its content matches varying lengths each time), which "
+                                + "can backtrack catastrophically; make the inner quantifiers possessive or the group "
+                                + "atomic (?>…)"
+                        )
+                    }
+                    atom(first: first, literal: nil, q, ways: ways)
                 case UInt8(ascii: "|"):
                     let top = stack.count - 1
                     stack[top].branches.append(stack[top].current)
@@ -297,8 +326,32 @@ package enum BacktrackingCheck {
         }
 
         /// Adds an atom to the current branch of the innermost group.
-        mutating func atom(first: FirstSet, literal: [UInt8]?, _ q: Quantifier?) {
+        /// The ways `q` can repeat an atom whose one match can take `inner` ways: up to `max - min + 1` counts,
+        /// each with `inner` ways a repeat (1 for no quantifier, an unbounded one — the other checks' — or a
+        /// possessive one).
+        static func ways(inner: Double, _ q: Quantifier?) -> Double {
+            guard let q, let max = q.max, !q.possessive else { return inner }
+            var ways = Double(max - q.min + 1)
+            var repeats = 0
+            while inner > 1 && repeats < max && ways < waysCap {
+                ways *= inner
+                repeats += 1
+            }
+            return Swift.min(waysCap, ways)
+        }
+
+        mutating func atom(first: FirstSet, literal: [UInt8]?, _ q: Quantifier?, ways: Double? = nil) {
             let top = stack.count - 1
+            let ways = ways ?? Self.ways(inner: 1, q)
+            // An atom that must match a character the tail cannot fixes where the tail ends.
+            if (q?.min ?? 1) >= 1 && !first.intersects(stack[top].current.tailSet) {
+                stack[top].current.tailWays = 1
+                stack[top].current.tailSet = FirstSet()
+            }
+            if ways > 1 {
+                stack[top].current.tailWays = Swift.min(waysCap, stack[top].current.tailWays * ways)
+                stack[top].current.tailSet.formUnion(first)
+            }
             if let q, q.max == nil, !q.possessive { stack[top].containsUnbounded = true }
             if let q, q.min == 0, !q.possessive { stack[top].containsOptional = true }
             var branch = stack[top].current

@@ -44,7 +44,11 @@
                 throw PatternError(.compile, Self.message(for: errorCode), offset: errorOffset)
             }
             code = compiled
+            // `(*NO_JIT)` in the pattern makes the JIT compile a successful no-op: only JIT code that exists may be
+            // run by `pcre2_jit_match` (which fails with "bad JIT option" otherwise); the interpreter runs the rest.
+            var jitSize = 0
             isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+                && pcre2_pattern_info_8(compiled, UInt32(PCRE2_INFO_JITSIZE), &jitSize) == 0 && jitSize > 0
             guard let context = pcre2_match_context_create_8(nil) else {
                 pcre2_code_free_8(compiled)
                 throw PatternError(.compile, "out of memory creating a PCRE2 match context")

@@ -100,6 +100,16 @@ struct PatternTests {
         #expect(compiled.isJIT)
     }
 
+    /// `(*NO_JIT)` leaves the pattern to the interpreter, which matches it (still within the match limits).
+    @Test func pcre2PatternsThatRefuseJITStillMatch() throws {
+        let pattern = #"(*NO_JIT)#(?<value>\w+)"#
+        let compiled = try #require(try PatternEngine.pcre2.compile(pattern) as? PCRE2Pattern)
+        #expect(!compiled.isJIT)
+        let found = try matches(pattern, in: "see #swift now", engine: .pcre2)
+        #expect(found.count == 1)
+        #expect(substring("see #swift now", found.first?.value) == "swift")
+    }
+
     @Test func pcre2CatastrophicPatternStopsAtTheMatchLimit() throws {
             let compiled = try PatternEngine.pcre2.compile("(a+)+$")
             let text = String(repeating: "a", count: 5_000) + "!"
@@ -145,6 +155,10 @@ struct PatternTests {
         ("(?<value>(?i)(?:a|A)+)", 13, "alternation whose branches can match the same text"),
         ("(?'v'a|aa)+", 0, "alternation whose branches can match the same text"),
         ("(a?){30}a{30}", 0, "repeated 30 times contains an optional part"),
+        ("(?:a{1,10}){1,10}$", 0, "can split a text in more than 65536 ways"),
+        ("x(?:a{0,5}){1,10}$", 1, "can split a text in more than 65536 ways"),
+        ("(?:(?:a{1,3}){1,3}){1,10}$", 0, "can split a text in more than 65536 ways"),
+        (#"(?:\u{61}{1,10}){1,10}$"#, 0, "can split a text in more than 65536 ways"),
     ])
     func swiftEngineRefusesPatternsThatCanBacktrackCatastrophically(pattern: String, offset: Int, reason: String) {
         do {
@@ -162,6 +176,9 @@ struct PatternTests {
         #"\bfrom:(?<value>\S+)"#, #"#(?<value>\w+)"#, #"^\d{12,19}$"#, "password", "@.+\\.",
         #"(?<kind>is|has):(?<value>\w+)"#, "(?:ab|ac)?x+", #"(?:\w|-)+"#, "(?:cat|dog)+", #"(\S+\s){1,2}"#,
         #"(?:\d{3}[- ]?){3}"#, "[a(|a)]+", #"\((a|aa)\)+"#, "(?:-?[0-9]){1,10}",
+        // Bounded repeats whose parts end where a character they cannot match starts: one way to split a text.
+        "(?:[a-z]{1,20} ){1,5}", #"(?:\d{1,3}\.){3}\d{1,3}"#, "(?:[a-z]{2,8}-){1,10}", "(?:a{1,3}b{1,3}){1,10}",
+        "(?:a{1,10}+){1,10}", "(?>a{1,10}){1,10}",
     ])
     func swiftEngineAcceptsOrdinaryPatterns(pattern: String) throws {
         _ = try PatternEngine.swift.compile(pattern)
