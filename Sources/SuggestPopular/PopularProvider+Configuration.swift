@@ -100,14 +100,7 @@ extension PopularProvider {
         }
         var store: (any PopularStore)? = nil
         if let path = configuration.store {
-            guard !path.isEmpty else { throw context.error(at: "store", "expected a file path, found an empty string") }
-            let resolved = context.resolve(path)
-            let folder = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw context.error(at: "store", "the folder \(folder) of \(resolved) does not exist")
-            }
-            store = PopularFileStore(path: resolved)
+            store = PopularFileStore(path: try context.storeFile(path))
         }
         let seconds = configuration.halfLifeDays * 86_400
         self.init(

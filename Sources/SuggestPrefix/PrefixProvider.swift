@@ -122,6 +122,9 @@ public final class PrefixProvider: ConfigurableProvider {
             _ = try context.dictionary(source)
             throw context.error(at: "dictionary", "\(path): cannot be read")
         }
+        if let problem = TextFile.kindProblem(indexPath) {
+            throw context.error(at: "index", "\(indexPath): \(problem.description)")
+        }
         if FileManager.default.fileExists(atPath: indexPath) {
             do {
                 let saved = try PrefixIndex(contentsOfFile: indexPath)

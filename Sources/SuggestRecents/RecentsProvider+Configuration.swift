@@ -89,14 +89,7 @@ extension RecentsProvider {
         }
         var store: (any RecentsStore)? = nil
         if let path = configuration.store, !configuration.ephemeral {
-            guard !path.isEmpty else { throw context.error(at: "store", "expected a file path, found an empty string") }
-            let resolved = context.resolve(path)
-            let folder = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw context.error(at: "store", "the folder \(folder) of \(resolved) does not exist")
-            }
-            store = JSONFileRecentsStore(path: resolved)
+            store = JSONFileRecentsStore(path: try context.storeFile(path))
         }
         let seconds = configuration.halfLifeDays * 86_400
         self.init(

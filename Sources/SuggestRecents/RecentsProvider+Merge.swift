@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension RecentsProvider {
     /// `stored` with `changes` applied as a provider with `options` saves them: duplicates merged (uses added),

@@ -170,6 +170,37 @@ struct JSONFileRecentsStoreTests {
         #expect(files(in: folder).contains { $0.hasPrefix("recents.json.corrupt-") })
     }
 
+    /// What is wrong with an unreadable file is said with its place: the line and column of a syntax error, the
+    /// JSON path of a value of the wrong kind; duplicate keys are errors, as in configurations.
+    @Test(arguments: [
+        (#"{"version": 1, "entries": [{"text": "x""#, "line 1, column 40: unexpected end of input"),
+        ("{\"version\": 1,\n \"entries\": [\n  {\"text\": \"x\",, }]}", "line 3, column 16: "),
+        ("[]", "expected an object, found an array"),
+        (#"{"version": 1, "entries": [{"text": "x", "scope": 3, "uses": 1, "score": 1, "firstUsed": 1, "lastUsed": 2}]}"#,
+         "entries[0].scope: expected a string, found number 3"),
+        (#"{"version": 1, "entries": [{"text": "x", "uses": 1e300, "score": 1, "firstUsed": 1, "lastUsed": 2}]}"#,
+         "entries[0].uses: expected a whole number of uses, found 1e+300"),
+        (#"{"version": 2, "version": 1, "entries": []}"#, "duplicate key \"version\""),
+    ])
+    func anUnreadableFileIsDescribedWithItsPlace(content: String, reason: String) throws {
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        let problem = try #require(makeProvider().loadProblem)
+        #expect(problem.contains(reason), "\(problem)")
+        #expect(!problem.contains("Expected to decode"), "\(problem)")
+    }
+
+    /// A folder where the file should be is an error, and nothing is renamed (in Swift, where no configuration
+    /// checked the path first).
+    @Test func aFolderInPlaceOfTheFileIsNeverMoved() throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let provider = makeProvider()
+        #expect(provider.loadProblem != nil)
+        provider.record("x")
+        var isFolder: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue)
+        #expect(!files(in: folder).contains { $0.contains("corrupt") }, "\(files(in: folder))")
+    }
+
     @Test func aFileCorruptedWhileRunningIsKeptAsideOnTheNextWrite() throws {
         let provider = makeProvider()
         provider.record("kept in memory")

@@ -96,6 +96,20 @@ struct RecentsConfigurationTests {
         let errors = errors(json)
         #expect(errors.contains { $0.hasPrefix(expected) }, "\(errors)")
     }
+
+    /// A folder or a device named as the store is refused when the configuration is read: never read, written or
+    /// moved aside (a store moves an unreadable file aside; a folder is not its to move).
+    @Test func aStoreThatIsNotARegularFileIsAnError() throws {
+        let folder = makeTemporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: folder + "/data/precious.txt", contents: Data("kept".utf8)))
+        let found = errors(#"{ "type": "recent", "store": "data" }"#, baseDirectory: folder)
+        #expect(found == ["providers[0].store: \(folder)/data: is a folder"])
+        #expect(files(in: folder) == ["data"])
+        #expect(files(in: folder + "/data") == ["precious.txt"])
+        let device = errors(#"{ "type": "recent", "store": "/dev/null" }"#)
+        #expect(device == ["providers[0].store: /dev/null: not a regular file (a character device)"])
+    }
 }
 
 @Suite struct RecentsSectionTests {

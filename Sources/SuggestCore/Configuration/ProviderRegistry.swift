@@ -81,7 +81,10 @@ public struct ProviderContext: Sendable {
     public func resolve(_ path: String) -> String {
         if path.hasPrefix("/") || baseDirectory.isEmpty { return path }
         if path.hasPrefix("~/"), let home = ProcessEnvironment.home { return home + String(path.dropFirst(1)) }
-        return baseDirectory.hasSuffix("/") ? baseDirectory + path : baseDirectory + "/" + path
+        // "./words.tsv" in the folder "." is "./words.tsv", not "././words.tsv".
+        var relative = Substring(path)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+        return baseDirectory.hasSuffix("/") ? baseDirectory + relative : baseDirectory + "/" + relative
     }
 
     /// Loads (once per configuration) the dictionary a provider's `"dictionary"` key names.
@@ -100,6 +103,22 @@ public struct ProviderContext: Sendable {
     /// An error at `relativePath` inside this provider's entry.
     public func error(at relativePath: String, _ message: String) -> ConfigurationError {
         ConfigurationError(path: JSONPath.join(path, relativePath), message: message)
+    }
+
+    /// The file a provider keeps its state in (the value of `key`), resolved against ``baseDirectory``: its folder
+    /// must exist, and what is at the path, if anything, must be a regular file — a folder or a device named by
+    /// mistake is an error here, never read, written or moved aside.
+    /// - Throws: ``ConfigurationError`` at `key`.
+    package func storeFile(_ path: String, key: String = "store") throws(ConfigurationError) -> String {
+        guard !path.isEmpty else { throw error(at: key, "expected a file path, found an empty string") }
+        let resolved = resolve(path)
+        let folder = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw error(at: key, "the folder \(folder) of \(resolved) does not exist")
+        }
+        if let problem = TextFile.kindProblem(resolved) { throw error(at: key, "\(resolved): \(problem.description)") }
+        return resolved
     }
 }
 

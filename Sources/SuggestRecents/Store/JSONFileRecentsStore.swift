@@ -274,7 +274,8 @@ public final class JSONFileRecentsStore: RecentsStore {
         case .missing:
             break
         case .failed(let code, let text):
-            if code == EACCES || code == EISDIR || code == EIO {
+            // A folder (or a device) where the file should be is not ours to move: an error, nothing renamed.
+            if code == EACCES || code == EIO {
                 return (nil, moveAsideWithJournal(file, reason: text))
             }
             throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
@@ -307,7 +308,7 @@ public final class JSONFileRecentsStore: RecentsStore {
         case .missing:
             return (stored, nil)
         case .failed(let code, let text):
-            if code == EACCES || code == EISDIR || code == EIO {
+            if code == EACCES || code == EIO {
                 stored.mustCompact = true
                 return (stored, moveAside(journalPath, reason: text))
             }

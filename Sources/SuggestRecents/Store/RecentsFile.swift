@@ -40,6 +40,27 @@ package struct RecentsFile: Codable {
             self.lastUsed = lastUsed
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case text, tokens, scope, uses, score, firstUsed, lastUsed
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            text = try c.decode(String.self, forKey: .text)
+            tokens = try c.decodeIfPresent([SearchToken].self, forKey: .tokens)
+            scope = try c.decodeIfPresent(String.self, forKey: .scope)
+            // Counts saturate at Int.max, which a JSON number (a double) holds as 2^63.
+            let count = try c.decode(Double.self, forKey: .uses)
+            guard count.isFinite, count == count.rounded(), count >= Double(Int.min), count <= Double(Int.max) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .uses, in: c, debugDescription: "expected a whole number of uses, found \(count)")
+            }
+            uses = count >= Double(Int.max) ? Int.max : Int(count)
+            score = try c.decode(Double.self, forKey: .score)
+            firstUsed = try c.decode(Double.self, forKey: .firstUsed)
+            lastUsed = try c.decode(Double.self, forKey: .lastUsed)
+        }
+
         init(_ search: RecentSearch) {
             self.init(
                 text: search.query.text,
@@ -115,9 +136,10 @@ package struct RecentsFile: Codable {
     package static func decodeEntries(_ json: String, label: String) throws(Problem) -> [RecentSearch] {
         let entries: [Entry]
         do {
-            entries = try JSONDecoder().decode([Entry].self, from: Data(json.utf8))
+            entries = try decodeJSON([Entry].self, from: Array(json.utf8), path: label)
         } catch {
-            throw .corrupt("not an array of searches: \(error)")
+            guard case .corrupt(let reason) = error else { throw error }
+            throw .corrupt("not an array of searches: \(reason)")
         }
         return try searches(entries, label: label)
     }
@@ -135,21 +157,11 @@ package struct RecentsFile: Codable {
 
     /// Decodes and checks a file's bytes; also gives the id its journal must name.
     static func decodeWithJournalID(_ data: Data) throws(Problem) -> (searches: [RecentSearch], journal: String?) {
-        let decoder = JSONDecoder()
-        let header: Header
-        do {
-            header = try decoder.decode(Header.self, from: data)
-        } catch {
-            throw .corrupt(describe(error))
-        }
+        let value = try parseJSON(Array(data))
+        let header = try decodeJSON(Header.self, from: value)
         if header.version > JSONFileRecentsStore.formatVersion { throw .newerVersion(header.version) }
         guard header.version >= 1 else { throw .corrupt("unknown file format version \(header.version)") }
-        let file: RecentsFile
-        do {
-            file = try decoder.decode(RecentsFile.self, from: data)
-        } catch {
-            throw .corrupt(describe(error))
-        }
+        let file = try decodeJSON(RecentsFile.self, from: value)
         let searches = try searches(file.entries, label: "entries")
         return (searches, file.journal)
     }
@@ -162,17 +174,33 @@ package struct RecentsFile: Codable {
         return data
     }
 
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? "not valid JSON" : "\(path): \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            let path = (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: ".")
-            return "missing \(path)"
-        @unknown default:
-            return "\(error)"
+    /// The JSON document in `bytes`, strictly (no duplicate keys, valid UTF-8); a syntax error names its line and
+    /// column, counted from `line`.
+    static func parseJSON(_ bytes: [UInt8], line: Int = 1) throws(Problem) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes)
+        } catch {
+            throw .corrupt("line \(error.line + line - 1), column \(error.column): \(error.message)")
         }
+    }
+
+    /// `type` from `value`: a value of the wrong kind, or a key missing, names its JSON path (`entries[3].uses`)
+    /// after `path`.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from value: JSONValue, path: String = "") throws(Problem) -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: value)
+        } catch {
+            let at =
+                path.isEmpty || error.path.isEmpty
+                ? path + error.path : path + (error.path.hasPrefix("[") ? "" : ".") + error.path
+            throw .corrupt(at.isEmpty ? error.message : "\(at): \(error.message)")
+        }
+    }
+
+    /// `type` from the JSON text in `bytes` (``parseJSON(_:line:)``, then ``decodeJSON(_:from:path:)``).
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8], path: String = "", line: Int = 1)
+        throws(Problem) -> T
+    {
+        try decodeJSON(type, from: try parseJSON(bytes, line: line), path: path)
     }
 }

@@ -42,7 +42,6 @@ struct RecentsJournal {
     /// Parses a journal for the base whose id is `baseID`.
     static func parse(_ data: Data, baseID: String?) throws(Problem) -> RecentsJournal {
         var journal = RecentsJournal()
-        let decoder = JSONDecoder()
         let bytes = [UInt8](data)
         var start = 0
         var lineNumber = 0
@@ -52,10 +51,12 @@ struct RecentsJournal {
             let isLast = end == bytes.count - 1
             let line: Line
             do {
-                line = try decoder.decode(Line.self, from: Data(bytes[start..<end]))
+                line = try RecentsFile.decodeJSON(Line.self, from: Array(bytes[start..<end]), line: lineNumber)
             } catch {
                 if isLast { break }  // the last line, cut short by a crash: ignored
-                throw .corrupt("line \(lineNumber): \(RecentsFile.describe(error))")
+                guard case .corrupt(let reason) = error else { throw .corrupt("line \(lineNumber): \(error)") }
+                // A syntax error names its line already; a wrong value its JSON path.
+                throw .corrupt(reason.hasPrefix("line ") ? reason : "line \(lineNumber): \(reason)")
             }
             if let version = line.v, version > JSONFileRecentsStore.formatVersion { throw .newerVersion(version) }
             if lineNumber == 1 {
