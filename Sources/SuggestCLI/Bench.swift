@@ -183,7 +183,7 @@ struct Bench: AsyncParsableCommand {
     static func readQueries(_ path: String) throws(BenchError) -> [String] {
         let bytes: [UInt8]
         do {
-            bytes = try TextFile.read(path)
+            bytes = TextFile.withoutByteOrderMark(try TextFile.read(path))
         } catch {
             throw .queries("--queries \(path)", error.description)
         }

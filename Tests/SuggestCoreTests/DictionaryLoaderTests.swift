@@ -83,4 +83,11 @@ struct DictionaryLoaderTests {
         #expect((0..<dictionary.count).map { dictionary.text(at: $0) } == ["alpha", "beta", "gamma"])
         #expect(dictionary.scopeNames == ["scope"])
     }
+
+    /// One byte order mark is skipped, not two: a second one is the first line's text.
+    @Test func onlyOneByteOrderMarkIsSkipped() throws {
+        let path = Fixture.temporaryDirectory() + "/twice.tsv"
+        try Data([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("alpha\t2\n".utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(try DictionaryLoader.load(path: path).text(at: 0) == "\u{FEFF}alpha")
+    }
 }

@@ -42,4 +42,22 @@ struct JSONParserTests {
             #expect(error.description == "1:1: unexpected byte order mark (U+FEFF), expected a value")
         }
     }
+
+    /// A file's byte order mark is skipped once: lines and columns count from after it, byte offsets in the file.
+    @Test func aFilesByteOrderMarkIsSkippedOnce() throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        #expect(try JSONParser.parse(mark + Array("[1]".utf8), skippingByteOrderMark: true) == .array([.number(1)]))
+        #expect(throws: JSONParser.SyntaxError(line: 1, column: 7, message: "invalid UTF-8 at byte 9")) {
+            try JSONParser.parse(mark + Array(#"{"a":""#.utf8) + [0xFF, 0x22, 0x7D], skippingByteOrderMark: true)
+        }
+        #expect(throws: JSONParser.SyntaxError(line: 2, column: 3, message: "unexpected end of input, expected a value")) {
+            try JSONParser.parse(mark + Array("[1,\n  ".utf8), skippingByteOrderMark: true)
+        }
+        #expect(
+            throws: JSONParser.SyntaxError(
+                line: 1, column: 1, message: "unexpected byte order mark (U+FEFF), expected a value")
+        ) {
+            try JSONParser.parse(mark + mark + Array("{}".utf8), skippingByteOrderMark: true)
+        }
+    }
 }

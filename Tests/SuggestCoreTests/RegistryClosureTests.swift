@@ -24,6 +24,13 @@ struct RegistryClosureTests {
         var prefix: String?
     }
 
+    /// A required key first, then optional ones, as a provider's configuration often reads them.
+    struct RequiredFirst: Decodable, Sendable {
+        var source: String
+        var index: String?
+        var infix: Bool?
+    }
+
     @Test func aClosureWithoutKeysBuildsTheProviderFromAppState() throws {
         let names = Names(["Alice", "Bob"])
         var registry = ProviderRegistry.core
@@ -49,6 +56,46 @@ struct RegistryClosureTests {
             registry: registry
         ).makeEngine()
         #expect(engine.suggestions(for: "dr b").suggestions.map(\.title) == ["Dr Bob"])
+    }
+
+    /// When a required key is missing, the keys after it were never read: they are not called unknown (their
+    /// object is reported again, whole, once the key is there), but a misspelling of the missing key is.
+    @Test func aMissingKeyDoesNotMakeTheKeysAfterItUnknown() {
+        var registry = ProviderRegistry.core
+        registry.register("keyed", configuration: RequiredFirst.self) { _, context in
+            NamesProvider(id: context.id, names: Names([]))
+        }
+        func errors(_ provider: String) -> [String] {
+            do {
+                _ = try EngineConfiguration(json: #"{ "version": 1, "providers": [ "# + provider + " ] }", registry: registry)
+                return []
+            } catch {
+                return error.errors.map(\.description)
+            }
+        }
+        #expect(
+            errors(#"{ "type": "keyed", "index": "x", "infix": true }"#) == [
+                #"providers[0]: missing required key "source""#
+            ])
+        #expect(
+            errors(#"{ "type": "keyed", "sourse": "x", "infix": true }"#) == [
+                #"providers[0]: missing required key "source""#,
+                #"providers[0]: unknown key "sourse" — did you mean "source"?"#,
+            ])
+        #expect(
+            errors(#"{ "type": "keyed", "source": "x", "infx": true }"#) == [
+                #"providers[0]: unknown key "infx" — did you mean "infix"?"#
+            ])
+    }
+
+    /// Relative paths resolve against the configuration's folder once: "./words.tsv" in "." is "./words.tsv".
+    @Test(arguments: [
+        (".", "./words.tsv", "./words.tsv"), (".", "words.tsv", "./words.tsv"), ("/srv/app", "./././w.tsv", "/srv/app/w.tsv"),
+        ("/srv/app/", "data/w.tsv", "/srv/app/data/w.tsv"), ("/srv/app", "/abs/w.tsv", "/abs/w.tsv"),
+        ("/srv/app", "../w.tsv", "/srv/app/../w.tsv"),
+    ])
+    func relativePathsResolveOnce(base: String, path: String, resolved: String) {
+        #expect(ProviderContext(id: "p", baseDirectory: base).resolve(path) == resolved)
     }
 
     @Test func unknownKeysAreErrorsInBothForms() {

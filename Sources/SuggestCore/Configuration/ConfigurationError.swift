@@ -10,6 +10,8 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     public var path: String
     /// What is wrong, and what would be right.
     public var message: String
+    /// The key, when the error is a required key that is missing from the object at ``path``.
+    var missingKey: String? = nil
 
     public init(file: String? = nil, line: Int? = nil, column: Int? = nil, path: String = "", message: String) {
         self.file = file

@@ -105,11 +105,11 @@ public struct EngineConfiguration: Sendable {
         cache: DictionaryCache = DictionaryCache(),
         logger: Logger = SuggestionEngine.makeDefaultLogger()
     ) throws(ConfigurationErrors) {
-        // Editors on Windows may start a UTF-8 file with a byte order mark: it is not part of the JSON, skip it.
-        let json = TextFile.withoutByteOrderMark(json)
+        // Editors on Windows may start a UTF-8 file with a byte order mark: it is not part of the JSON, skip it
+        // (one: a second is an error).
         let document: JSONValue
         do {
-            document = try JSONParser.parse(json)
+            document = try JSONParser.parse(json, skippingByteOrderMark: true)
         } catch {
             throw ConfigurationErrors([
                 ConfigurationError(file: file, line: error.line, column: error.column, message: error.message)
@@ -390,10 +390,15 @@ extension EngineConfiguration {
             } catch let error as ConfigurationError {
                 fail(error)
                 // Report misspelt keys too: they are often the cause ("dictionry" → missing "dictionary"). Objects
-                // that were still being decoded when the error struck (the error's ancestors) are left out, since
-                // not all their keys were read yet — except the provider object itself.
-                for unknown in decoder.unknownKeys()
-                where unknown.path == path || !Self.isAncestor(unknown.path, of: error.path) {
+                // that were still being decoded when the error struck (the error's ancestors) had keys not read yet:
+                // of the provider object only the likely misspellings are reported (of the missing key, when that
+                // is the error), of the others nothing; the rest shows once the error is mended.
+                for misspelt in decoder.misspeltKeys(
+                    at: path, of: error.path == path ? error.missingKey.map { [$0] } : nil)
+                {
+                    fail(misspelt)
+                }
+                for unknown in decoder.unknownKeys() where !Self.isAncestor(unknown.path, of: error.path) {
                     fail(unknown)
                 }
             } catch let error as ConfigurationErrors {

@@ -13,13 +13,26 @@ public struct JSONParser: Sendable {
 
     private let bytes: [UInt8]
     private var i = 0
+    /// Where the text starts (after a skipped byte order mark): line 1, column 1.
+    private var textStart = 0
     private var depth = 0
 
     /// Parses one JSON document from `bytes`.
     /// - Throws: ``SyntaxError`` naming the line and column.
     public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        try parse(bytes, skippingByteOrderMark: false)
+    }
+
+    /// Parses one JSON document from the bytes of a file, which may start with a UTF-8 byte order mark (skipped:
+    /// it is not part of the JSON); errors count lines and columns from after it and byte offsets in the file.
+    /// - Throws: ``SyntaxError`` naming the line and column.
+    public static func parse(_ bytes: [UInt8], skippingByteOrderMark: Bool) throws(SyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
-        if let bad = Self.firstInvalidUTF8(bytes) {
+        if skippingByteOrderMark && bytes.starts(with: byteOrderMark) {
+            parser.i = byteOrderMark.count
+            parser.textStart = byteOrderMark.count
+        }
+        if let bad = UTF8Scalars.firstInvalid(bytes[parser.textStart...]) {
             throw parser.error("invalid UTF-8 at byte \(bad)", at: bad)
         }
         parser.skipWhitespace()
@@ -248,8 +261,8 @@ public struct JSONParser: Sendable {
     private func error(_ message: String, at offset: Int? = nil) -> SyntaxError {
         let at = min(offset ?? i, bytes.count)
         var line = 1
-        var lineStart = 0
-        for k in 0..<at where bytes[k] == 0x0A {
+        var lineStart = min(textStart, at)
+        for k in lineStart..<at where bytes[k] == 0x0A {
             line += 1
             lineStart = k + 1
         }

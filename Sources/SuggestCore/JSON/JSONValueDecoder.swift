@@ -78,15 +78,33 @@ public final class JSONValueDecoder {
         return errors
     }
 
+    /// The keys of the object at `path` that no decoder asked for and that look like misspellings of one of `names`
+    /// (of the keys asked for there when nil), each with the name it is nearest to. For an object whose decoding
+    /// stopped at an error: its keys after that point were never asked for, so only a likely misspelling can be
+    /// called unknown.
+    func misspeltKeys(at path: String, of names: [String]? = nil) -> [ConfigurationError] {
+        guard let entry = ledger.entries[path] else { return [] }
+        let candidates = names ?? entry.requested.sorted()
+        var errors: [ConfigurationError] = []
+        for key in entry.keys where !entry.requested.contains(key) {
+            guard let nearest = NearestName.nearest(to: key, in: candidates) else { continue }
+            let message = "unknown key \"\(key)\" — did you mean \"\(nearest)\"?"
+            errors.append(ConfigurationError(path: path, message: message))
+        }
+        return errors
+    }
+
     static func configurationError(_ error: DecodingError) -> ConfigurationError {
         switch error {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             return ConfigurationError(path: JSONPath.string(context.codingPath), message: context.debugDescription)
         case .keyNotFound(let key, let context):
-            return ConfigurationError(
+            var error = ConfigurationError(
                 path: JSONPath.string(context.codingPath),
                 message: "missing required key \"\(key.stringValue)\""
             )
+            error.missingKey = key.stringValue
+            return error
         @unknown default:
             return ConfigurationError(message: "\(error)")
         }

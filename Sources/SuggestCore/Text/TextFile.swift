@@ -44,7 +44,29 @@ package enum TextFile {
         }
     }
 
-    /// The bytes of the regular file at `path`, without a leading byte order mark.
+    /// Why what is at `path` (after links) could not be a file the engine reads or writes: nil for a regular file
+    /// and for nothing at all (a file to be made).
+    package static func kindProblem(_ path: String) -> Problem? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return problem(mode: info.st_mode)
+    }
+
+    /// Nil for a regular file's mode, the problem otherwise.
+    private static func problem(mode: mode_t) -> Problem? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: .folder
+        case S_IFIFO: .notRegular("a FIFO")
+        case S_IFCHR: .notRegular("a character device")
+        case S_IFBLK: .notRegular("a block device")
+        case S_IFSOCK: .notRegular("a socket")
+        default: .notRegular("an unknown kind of file")
+        }
+    }
+
+    /// The bytes of the regular file at `path`, as they are: the readers skip a leading byte order mark, once
+    /// (``TextLines``, `DictionaryLoader.parse`, `JSONParser.parse(_:skippingByteOrderMark:)`).
     package static func read(_ path: String) throws(Problem) -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -57,15 +79,7 @@ package enum TextFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(String(cString: strerror(errno))) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .folder
-        case S_IFIFO: throw .notRegular("a FIFO")
-        case S_IFCHR: throw .notRegular("a character device")
-        case S_IFBLK: throw .notRegular("a block device")
-        case S_IFSOCK: throw .notRegular("a socket")
-        default: throw .notRegular("an unknown kind of file")
-        }
+        if let problem = problem(mode: info.st_mode) { throw problem }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size) + 1)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -78,7 +92,7 @@ package enum TextFile {
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
-        return withoutByteOrderMark(bytes)
+        return bytes
     }
 
     /// `bytes` without a leading UTF-8 byte order mark.
