@@ -6,7 +6,7 @@ import SuggestWire
 /// `suggest batch --config C`: JSON Lines in, one JSON line out per input line, flushed, in order.
 struct Batch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Answer JSON lines on standard input, one JSON line each (see README: suggest batch).",
+        abstract: "Answer JSON lines on standard input, one JSON line each (see the Suggest article \"The suggest command\").",
         discussion: """
             Input lines: {"text": "pyt"} (optional "tokens": [{"kind","value"}], "scope"), {"submit": "python"}, \
             {"select": "python"}, {"reset": true}. Consecutive text lines are one person typing. A malformed \

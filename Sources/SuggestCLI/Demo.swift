@@ -15,6 +15,10 @@ struct Demo: ParsableCommand {
     @Option(name: .long, help: "How many suggestions to print per keystroke.")
     var show: Int = 5
 
+    func validate() throws {
+        guard show >= 0 else { throw ValidationError("--show \(show): expected 0 or more") }
+    }
+
     func run() throws {
         let start = ContinuousClock.now
         let engine: SuggestionEngine

@@ -27,14 +27,17 @@ struct Index: ParsableCommand {
             Console.error(message)
             return ExitCode(1)
         }
-        guard let data = FileManager.default.contents(atPath: dictionary) else {
-            throw fail("error: \(dictionary): no such file or not readable")
+        let data: [UInt8]
+        do {
+            data = try TextFile.read(dictionary)
+        } catch {
+            throw fail("error: \(dictionary): \(error.description)")
         }
         let size = ByteCountFormatter.string(fromByteCount: Int64(data.count), countStyle: .file)
         progress?.update("parsing \(dictionary) (\(size))")
         let loaded: WeightedDictionary
         do {
-            loaded = try DictionaryLoader.parse([UInt8](data), source: dictionary, lenient: lenient)
+            loaded = try DictionaryLoader.parse(data, source: dictionary, lenient: lenient)
         } catch {
             throw fail("error: \(error)")
         }

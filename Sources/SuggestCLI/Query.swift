@@ -25,17 +25,12 @@ struct Query: AsyncParsableCommand {
     var explain = false
 
     func validate() throws {
-        for t in token where !t.contains(":") {
-            throw ValidationError("--token \(t): expected kind:value")
-        }
+        for t in token { _ = try SearchToken.commandLine(t) }
     }
 
     func run() async throws {
         let engine = try ConfigurationLoader.load(config).makeEngine()
-        let tokens = token.map { t -> SearchToken in
-            let parts = t.split(separator: ":", maxSplits: 1)
-            return SearchToken(kind: String(parts[0]), value: String(parts.count > 1 ? parts[1] : ""))
-        }
+        let tokens = try token.map(SearchToken.commandLine)
         let query = SearchQuery(text: text, tokens: tokens, scope: scope.map { SearchScope($0) })
         // Remote and PostgreSQL providers answer within their deadlines.
         var session = TypingSession()
@@ -92,7 +87,15 @@ enum Table {
         lines.append(footer)
         for error in result.diagnostics.errors { lines.append("error: \(error)") }
         for note in result.diagnostics.notes { lines.append("note: \(note)") }
-        return lines.joined(separator: "\n")
+        return lines.map(printable).joined(separator: "\n")
+    }
+
+    /// `line` with each control character (a title's ESC could drive the terminal) shown as U+FFFD.
+    static func printable(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: TerminalText.isControl) else { return line }
+        var out = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars { out.append(TerminalText.isControl(scalar) ? "\u{FFFD}" : scalar) }
+        return String(out)
     }
 
     /// The title with matched parts in *asterisks*.

@@ -121,14 +121,7 @@ struct Recents: ParsableCommand {
 
         func run() throws {
             var query = SearchQuery(text: text)
-            for token in tokens {
-                guard let colon = token.firstIndex(of: ":"), colon != token.startIndex else {
-                    throw ValidationError("--token \(token): expected kind:value")
-                }
-                query.tokens.append(
-                    SearchToken(kind: String(token[..<colon]), value: String(token[token.index(after: colon)...]))
-                )
-            }
+            for token in tokens { query.tokens.append(try SearchToken.commandLine(token)) }
             let provider = try target.provider()
             guard provider.remove(query) else {
                 Console.error("error: no recent search \(JSONWriter.quoted(text))\(tokens.isEmpty ? "" : " with \(tokens.joined(separator: " "))")")

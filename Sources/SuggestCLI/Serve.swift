@@ -13,7 +13,7 @@ import Synchronization
 /// `suggest serve --config C`: the engine over HTTP and WebSocket (SuggestServer's guide "Serving suggestions over HTTP").
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve suggestions over HTTP and WebSocket (see README: Servers).",
+        abstract: "Serve suggestions over HTTP and WebSocket (see the SuggestServer article \"Serving suggestions over HTTP\").",
         discussion: """
             GET /suggest?q=…&session=…&scope=…&tokens=[…] answers one keystroke with the `suggest batch` \
             JSON; POST /submit and /select take {"text": …} (Content-Type: application/json); GET /health, \

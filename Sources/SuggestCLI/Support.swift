@@ -175,3 +175,15 @@ extension ProviderRegistry {
         return registry
     }
 }
+
+extension SearchToken {
+    /// A token given on the command line as `kind:value`: the kind is what comes before the first colon (not
+    /// empty), the value all after it.
+    /// - Throws: a usage error naming the argument.
+    static func commandLine(_ argument: String) throws -> SearchToken {
+        guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex else {
+            throw ValidationError("--token \(argument): expected kind:value")
+        }
+        return SearchToken(kind: String(argument[..<colon]), value: String(argument[argument.index(after: colon)...]))
+    }
+}

@@ -39,6 +39,36 @@ struct IndexCommandTests {
         #expect(lenient.stdout.hasSuffix("(1 bad lines skipped)\n"))
         let missing = try CLIRunner.run(["index", folder + "/none.tsv"])
         #expect(missing.status == 1)
+        #expect(missing.stderr == "error: \(folder)/none.tsv: no such file\n")
+        let notAFile = try CLIRunner.run(["index", folder])
+        #expect(notAFile.status == 1)
+        #expect(notAFile.stderr == "error: \(folder): is a folder\n")
+    }
+
+    /// A folder where the saved index should be is named as such, not offered for deletion.
+    @Test func anIndexPathThatIsAFolderIsAnError() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.copyItem(atPath: CLIRunner.fixture("fruits.tsv"), toPath: folder + "/fruits.tsv")
+        try FileManager.default.createFolder(folder + "/fruits.idx")
+        let config = folder + "/app.suggest.json"
+        try #"{"version":1,"providers":[{"type":"prefix","dictionary":"fruits.tsv","index":"fruits.idx"}]}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["validate", config])
+        #expect(output.status == 1)
+        #expect(output.stderr == "error: \(config): providers[0].index: \(folder)/fruits.idx: is a folder\n")
+    }
+
+    /// Control characters of a title (an ESC could drive the terminal) are shown as U+FFFD in the table.
+    @Test func controlCharactersInTitlesDoNotReachTheTerminal() throws {
+        let folder = try temporaryFolder()
+        try "ap\u{1B}[31mple\t3\n".write(toFile: folder + "/esc.tsv", atomically: true, encoding: .utf8)
+        let config = folder + "/esc.suggest.json"
+        try #"{"version":1,"providers":[{"type":"prefix","dictionary":"esc.tsv"}]}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["query", "--config", config, "ap"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!output.stdout.contains("\u{1B}"))
+        #expect(output.stdout.contains("\u{FFFD}[31mple"), "\(output.stdout)")
     }
 
     @Test func neverOverwritesTheInputDictionary() throws {

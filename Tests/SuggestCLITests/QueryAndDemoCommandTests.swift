@@ -50,6 +50,20 @@ struct QueryAndDemoCommandTests {
         #expect((answer["suggestions"] as? [[String: Any]])?.first?["text"] as? String == "Banana")
     }
 
+    /// `--token` must be `kind:value` with a kind: anything else is a usage error naming the argument, never a trap.
+    @Test(arguments: [":", "::", ":v", "nokind"])
+    func aTokenWithoutAKindIsAUsageError(token: String) throws {
+        let output = try CLIRunner.run(["query", "--config", config, "py", "--token", token])
+        #expect(output.status == 64, "stderr: \(output.stderr)")
+        #expect(output.stderr.contains("--token \(token): expected kind:value"), "\(output.stderr)")
+    }
+
+    @Test func aNegativeShowCountIsAUsageError() throws {
+        let output = try CLIRunner.run(["demo", "--show=-1"])
+        #expect(output.status == 64, "stderr: \(output.stderr)")
+        #expect(output.stderr.contains("--show -1: expected 0 or more"), "\(output.stderr)")
+    }
+
     @Test func demoRunsToTheEndWithoutATerminal() throws {
         let output = try CLIRunner.run(["demo"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
