@@ -2,9 +2,6 @@
 
 import PackageDescription
 
-// Compile-time flag for expensive internal invariant checks (off by default):
-//   swift build -Xswiftc -DSUGGEST_INTERNAL_CHECKS
-// Code under `#if SUGGEST_INTERNAL_CHECKS` verifies index and heap invariants after every mutation.
 // Thread-sanitizer runs on Linux add -Xswiftc -DSUGGEST_TSAN_VISIBLE_LOCKS: SuggestRecents and SuggestPopular then lock with a pthread
 // mutex, which TSan sees, instead of `Synchronization.Mutex`, whose futex TSan cannot see there (false races).
 

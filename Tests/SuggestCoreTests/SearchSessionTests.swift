@@ -79,7 +79,7 @@ struct SearchSessionTests {
     /// result races with it.
     @Test(.timeLimit(.minutes(1)))
     func asyncAnswersReachTheResultOnTheMainActor() async {
-        nonisolated(unsafe) let mainQueue = DispatchSpecificKey<Bool>()
+        let mainQueue = DispatchSpecificKey<Bool>()
         DispatchQueue.main.setSpecific(key: mainQueue, value: true)
         let remote = GatedProvider()
         let session = SearchSession(engine: SuggestionEngine(providers: [remote]))

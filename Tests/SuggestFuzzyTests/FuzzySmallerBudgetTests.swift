@@ -98,7 +98,7 @@ struct FuzzySmallerBudgetTests {
     @Test func theNextKeystrokeNarrowsFromTheSmallerBudget() throws {
         let index = Self.index(completions: 11)
         let first = Self.type("pacakagi", index: index)
-        let next = Self.type("pacakagin", index: index, previous: try #require(first.state))
+        let next = Self.type("pacakagin", index: index, previous: first.state)
         #expect(next.typos == 1)
         let cold = Self.type("pacakagin", index: index)
         #expect(next.visited < cold.visited, "narrowed: \(next.visited) nodes, cold: \(cold.visited)")

@@ -60,7 +60,7 @@ struct IndexFileTests {
         let path = folder + "/words.idx"
         var bytes = [UInt8](FileManager.default.contents(atPath: path)!)
         bytes[bytes.count - 3] ^= 0xFF
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         #expect(throws: ConfigurationErrors.self) { try makeEngine() }
         do {
             _ = try makeEngine()
@@ -68,7 +68,7 @@ struct IndexFileTests {
             #expect(String(describing: error).contains("providers[0].index"), "\(error)")
             #expect(String(describing: error).contains("checksum mismatch"), "\(error)")
         }
-        FileManager.default.createFile(atPath: path, contents: Data(bytes.prefix(100)))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes.prefix(100))))
         do {
             _ = try makeEngine()
             Issue.record("a truncated index was accepted")
@@ -83,7 +83,7 @@ struct IndexFileTests {
         let path = folder + "/words.idx"
         var bytes = [UInt8](FileManager.default.contents(atPath: path)!)
         bytes[8] = 0x7F
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         let engine = try makeEngine()
         #expect(titles(engine, "b") == ["banana"])
         #expect(try PrefixIndex(contentsOfFile: path).count == 3)
