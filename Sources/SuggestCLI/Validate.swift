@@ -6,7 +6,7 @@ import SuggestValidation
 /// (built-in, `postgres`, `remote`) only; a package with its own types validates with its own executable (``SuggestValidation/main(registry:arguments:)``).
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check configuration files; list every problem with its place.",
+        abstract: "Check configuration files; list their problems, each with its place.",
         discussion: """
             Knows the built-in provider types, `postgres` and `remote` only. For your own types, build a validator: an executable whose \
             main is `SuggestValidation.main(registry: yourRegistry)`; `swift package suggest-validate` finds it.
