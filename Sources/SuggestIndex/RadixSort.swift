@@ -178,17 +178,26 @@ enum RadixSort {
         depth: Int
     ) {
         let bytes = strings.bytes
+        func comparisonSort(_ part: UnsafeMutableBufferPointer<RadixItem>, depth: Int) {
+            var part = part
+            part.sort { a, b in
+                let (a0, a1) = strings.bounds(a.value)
+                let (b0, b1) = strings.bounds(b.value)
+                let c = compare(bytes, a0 + depth, a1, b0 + depth, b1)
+                return c != 0 ? c < 0 : strings.tieLess(a.value, b.value)
+            }
+        }
+        // Most runs are small: sorted at once, without the stack.
+        if run.count <= comparisonSortLimit {
+            comparisonSort(run, depth: depth)
+            return
+        }
         var pending: [(lo: Int, hi: Int, depth: Int)] = [(0, run.count, depth)]
         while let (lo, hi, depth) = pending.popLast() {
-            var part = UnsafeMutableBufferPointer(rebasing: run[lo..<hi])
+            let part = UnsafeMutableBufferPointer(rebasing: run[lo..<hi])
             let spare = UnsafeMutableBufferPointer(rebasing: scratch[lo..<hi])
             if part.count <= comparisonSortLimit {
-                part.sort { a, b in
-                    let (a0, a1) = strings.bounds(a.value)
-                    let (b0, b1) = strings.bounds(b.value)
-                    let c = compare(bytes, a0 + depth, a1, b0 + depth, b1)
-                    return c != 0 ? c < 0 : strings.tieLess(a.value, b.value)
-                }
+                comparisonSort(part, depth: depth)
                 continue
             }
             var longer = false
