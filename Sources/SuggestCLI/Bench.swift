@@ -17,8 +17,8 @@ struct Bench: AsyncParsableCommand {
             (or read from --queries), typed letter by letter; a share is misspelt (--typos) and some of those are \
             corrected with backspace (--corrections); each ends with a submit, so recent searches fill up. Prints \
             p50/p90/p99/p99.9/max for the engine and each provider, a histogram and the slowest keystrokes; \
-            --json for machines. A recent-searches provider's store is never written: the bench keeps them in \
-            memory. Exit codes: 0 success; 1 invalid configuration, unreadable or unusable file; \
+            --json for machines. No store is written: a recent-searches provider keeps them in memory, a \
+            popular-searches provider reads its store and keeps its counts in memory. Exit codes: 0 success; 1 invalid configuration, unreadable or unusable file; \
             3 a p99 grew more than --max-regression over --baseline; 64 usage error.
             """
     )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Suggest
+import SuggestBench
 import SuggestWire
 
 /// `suggest demo`: types a few searches keystroke by keystroke on the embedded dictionary.
@@ -9,7 +10,7 @@ struct Demo: ParsableCommand {
         abstract: "Type a few searches keystroke by keystroke on the embedded demo dictionary."
     )
 
-    @Option(name: .shortAndLong, help: "Use this configuration instead of the embedded demo.")
+    @Option(name: .shortAndLong, help: "Use this configuration instead of the embedded demo (its stores are read, never written).")
     var config: String?
 
     @Option(name: .long, help: "How many suggestions to print per keystroke.")
@@ -23,7 +24,8 @@ struct Demo: ParsableCommand {
         let start = ContinuousClock.now
         let engine: SuggestionEngine
         if let config {
-            engine = try ConfigurationLoader.load(config).makeEngine()
+            // Its scripted searches are not the person's: nothing is saved to the configuration's stores.
+            engine = try ConfigurationLoader.load(config).makeBenchEngine()
         } else {
             do {
                 engine = try DemoData.configuration().makeEngine()

@@ -54,6 +54,31 @@ struct BenchCommandTests {
         #expect(!FileManager.default.fileExists(atPath: w.path("recents.json")))
     }
 
+    /// Neither the bench nor `suggest demo --config` writes what people searched: a popular provider's store is read
+    /// and left as it was, a recent provider's never created.
+    @Test func benchAndDemoLeaveTheStoresAlone() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try w.write(
+            "stores.suggest.json",
+            """
+            { "version": 1, "providers": [
+              { "type": "recent", "store": "recents.json" },
+              { "type": "popular", "store": "popular.json", "minUsers": 1 },
+              { "type": "prefix", "dictionary": "words.tsv" } ] }
+            """)
+        let config = w.path("stores.suggest.json")
+        let seed = try CLIRunner.run(["popular", "record", "--store", w.path("popular.json")], stdin: Data("u1\tpython\n".utf8))
+        #expect(seed.status == 0, "\(seed.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: w.path("popular.json")))
+        let bench = try CLIRunner.run(["bench", config, "--sessions", "30"])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let demo = try CLIRunner.run(["demo", "--config", config])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: w.path("popular.json"))) == before)
+        #expect(!FileManager.default.fileExists(atPath: w.path("recents.json")))
+    }
+
     @Test func jsonFollowsTheDocumentedSchemaAndTheSameSeedTypesTheSameSessions() throws {
         let w = try Workspace()
         defer { w.remove() }
