@@ -79,6 +79,16 @@ struct SynonymsTests {
         #expect(synonyms.rewrites(of: PreparedQuery(SearchQuery(text: "trouse"))).map(\.match.replacement) == ["pants", "slacks"])
     }
 
+    /// A group of the most terms and a one-way rule of thousands load in linear time (duplicates found by hashing):
+    /// each term of the group stands for every other, once.
+    @Test func largeGroupsAndRulesLoadAndKeepEveryTargetOnce() throws {
+        let group = (0..<Synonyms.maximumGroupSize).map { "w\($0)" }
+        let targets = (0..<5_000).map { "t\($0 % 2_500)" }
+        let synonyms = try Synonyms(groups: [group + group], oneWay: ["x": targets])
+        #expect(synonyms.rules.count == Synonyms.maximumGroupSize + 1)
+        #expect(synonyms.rules.allSatisfy { $0.targets.count == ($0.term == "x" ? 2_500 : Synonyms.maximumGroupSize - 1) })
+    }
+
     @Test func badRulesAreLocated() {
         #expect(throws: ConfigurationError.self) { try Synonyms(groups: [["pants"]]) }
         do {
@@ -119,6 +129,10 @@ struct SynonymsTests {
         #expect(errors("{}").first?.contains("synonyms: expected an array") == true)
         #expect(errors("[[\"pants\"]]").first?.contains("synonyms[0]: expected at least two different terms") == true)
         #expect(errors("[[\"pants\", 3]]").first?.contains("synonyms[0][1]: expected a string") == true)
+        let big = "[[" + (0...Synonyms.maximumGroupSize).map { "\"w\($0)\"" }.joined(separator: ",") + "]]"
+        #expect(
+            errors(big).first?.contains("synonyms[0]: expected at most 100 different terms in a group") == true,
+            "\(errors(big))")
         #expect(errors("[[\"pants\", \"\"]]").first?.contains("synonyms[0][1]: expected a term") == true)
         #expect(errors("[{\"from\": \"tv\"}]").first?.contains("synonyms[0].to: expected an array") == true)
         #expect(errors("[{\"from\": \"tv\", \"to\": [1]}]").first?.contains("synonyms[0].to[0]: expected a string") == true)

@@ -155,8 +155,14 @@ public struct Synonyms: Hashable, Sendable {
     }
 
     /// Collects rules, merging what several groups and rules say of one term.
+    /// The most terms of one group: each term stands for every other, so a group of n terms makes n × (n − 1)
+    /// targets; a longer list is a one-way rule's job.
+    public static let maximumGroupSize = 100
+
     struct Builder {
         private var byKey: [[UInt8]: Rule] = [:]
+        /// The target keys of each rule in `byKey`, so that adding one is O(1).
+        private var targetKeys: [[UInt8]: Set<[UInt8]>] = [:]
 
         /// Folds `term`: its words joined by single spaces; nil when it has no word.
         static func key(_ term: String) -> (key: [UInt8], words: Int)? {
@@ -182,11 +188,18 @@ public struct Synonyms: Hashable, Sendable {
 
         mutating func addGroup(_ terms: [String], path: String) -> ConfigurationError? {
             var keys: [(key: [UInt8], words: Int, term: String)] = []
+            var seen = Set<[UInt8]>()
             for (i, term) in terms.enumerated() {
                 guard let (key, words) = Self.key(term) else {
                     return .at("\(path)[\(i)]", "expected a term with at least one letter or digit, found \("\"\(term)\"")")
                 }
-                if !keys.contains(where: { $0.key == key }) { keys.append((key, words, term)) }
+                if seen.insert(key).inserted { keys.append((key, words, term)) }
+            }
+            guard keys.count <= Synonyms.maximumGroupSize else {
+                return .at(
+                    path,
+                    "expected at most \(Synonyms.maximumGroupSize) different terms in a group (each stands for every "
+                        + "other), found \(keys.count); write a longer list as one-way rules")
             }
             guard keys.count >= 2 else {
                 return .at(path, "expected at least two different terms in a group, found \(keys.count)")
@@ -204,13 +217,12 @@ public struct Synonyms: Hashable, Sendable {
                 return .at(fromPath ?? path, "expected a term with at least one letter or digit, found \("\"\(from)\"")")
             }
             var targets: [Target] = []
+            var seen: Set<[UInt8]> = [key]
             for (i, term) in to.enumerated() {
                 guard let (targetKey, _) = Self.key(term) else {
                     return .at("\(path)[\(i)]", "expected a term with at least one letter or digit, found \("\"\(term)\"")")
                 }
-                if targetKey != key && !targets.contains(where: { $0.key == targetKey }) {
-                    targets.append(Target(key: targetKey, term: term))
-                }
+                if seen.insert(targetKey).inserted { targets.append(Target(key: targetKey, term: term)) }
             }
             guard !targets.isEmpty else {
                 return .at(path, "expected at least one term other than \("\"\(from)\"") to stand for")
@@ -220,9 +232,9 @@ public struct Synonyms: Hashable, Sendable {
         }
 
         private mutating func add(from: (key: [UInt8], words: Int, term: String), to target: Target) {
-            var rule = byKey[from.key] ?? Rule(key: from.key, wordCount: from.words, term: from.term, targets: [])
-            if !rule.targets.contains(where: { $0.key == target.key }) { rule.targets.append(target) }
-            byKey[from.key] = rule
+            guard targetKeys[from.key, default: []].insert(target.key).inserted else { return }
+            byKey[from.key, default: Rule(key: from.key, wordCount: from.words, term: from.term, targets: [])]
+                .targets.append(target)
         }
 
         func rules() -> [Rule] {
