@@ -211,9 +211,13 @@ public final class PopularProvider: ConfigurableProvider {
                     + "is fixed or removed"
             }
         }
-        var ledger = PopularLedger(halfLife: halfLife, epoch: now().timeIntervalSince1970)
+        let started = now()
+        var ledger = PopularLedger(halfLife: halfLife, epoch: started.timeIntervalSince1970)
         let memory = options.userMemory
-        for query in snapshot?.queries ?? [] where !Self.excludes(query.text, options.exclusion) {
+        for var query in snapshot?.queries ?? [] where !Self.excludes(query.text, options.exclusion) {
+            // A search last made in the future (a clock set wrong, a file edited by hand) counts as made now: its
+            // score would otherwise outweigh every later count, and never decay.
+            if query.lastUsed > started { query.lastUsed = started }
             ledger.add(query, userMemory: memory)
         }
         _ = ledger.evict(toCapacity: max(1, options.capacity))

@@ -30,6 +30,23 @@ struct PopularFileStoreTests {
         #expect(second.record("sushi", user: "u1") == .counted)
     }
 
+    /// A search saved with a time in the future counts as made when the store is read: later counts weigh in full.
+    @Test func aSearchDatedInTheFutureCountsAsMadeNow() throws {
+        let folder = try temporaryFolder()
+        let path = folder + "/popular.json"
+        let clock = TestClock()
+        let first = PopularProvider(store: PopularFileStore(path: path), options: .init(minUsers: 1), now: clock.now)
+        first.record("tacos", user: "u0")
+        clock.advance(days: -365)
+        let second = PopularProvider(store: PopularFileStore(path: path), options: .init(minUsers: 1), now: clock.now)
+        let loaded = try #require(second.queries.first)
+        #expect(loaded.lastUsed == clock.date)
+        for i in 1...4 { second.record("tacos", user: "u\(i)") }
+        let tacos = try #require(second.queries.first)
+        #expect(tacos.users == 5)
+        #expect(abs(second.popularity(of: tacos, at: clock.date) - 5) < 1e-9, "\(tacos)")
+    }
+
     @Test func aCorruptStoreIsALocatedErrorAndIsNeverOverwritten() throws {
         let folder = try temporaryFolder()
         let path = folder + "/popular.json"
