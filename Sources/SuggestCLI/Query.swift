@@ -87,15 +87,7 @@ enum Table {
         lines.append(footer)
         for error in result.diagnostics.errors { lines.append("error: \(error)") }
         for note in result.diagnostics.notes { lines.append("note: \(note)") }
-        return lines.map(printable).joined(separator: "\n")
-    }
-
-    /// `line` with each control character (a title's ESC could drive the terminal) shown as U+FFFD.
-    static func printable(_ line: String) -> String {
-        guard line.unicodeScalars.contains(where: TerminalText.isControl) else { return line }
-        var out = String.UnicodeScalarView()
-        for scalar in line.unicodeScalars { out.append(TerminalText.isControl(scalar) ? "\u{FFFD}" : scalar) }
-        return String(out)
+        return lines.joined(separator: "\n")
     }
 
     /// The title with matched parts in *asterisks*.

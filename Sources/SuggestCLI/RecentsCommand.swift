@@ -103,6 +103,8 @@ struct Recents: ParsableCommand {
                     Console.out(line)
                 }
             }
+            // A store that could not be read (reported above) is a failure, as for every file a command reads.
+            if provider.loadProblem != nil { throw ExitCode.failure }
         }
     }
 

@@ -16,9 +16,23 @@ enum Console {
         return environment["TERM"] == "dumb"
     }
 
-    static func out(_ line: String) { write(line, to: 1) }
+    /// Writes a line for people to read (control characters of the data in it shown as U+FFFD, see ``printable(_:)``).
+    static func out(_ line: String) { write(printable(line), to: 1) }
 
-    static func error(_ line: String) { write(line, to: 2) }
+    /// Writes a line for people to read on standard error, as ``out(_:)`` does.
+    static func error(_ line: String) { write(printable(line), to: 2) }
+
+    /// `line` with each control character but a tab or a line end shown as U+FFFD: a title, a search or a value
+    /// echoed in an error could otherwise drive the terminal (an ESC sequence, a bell, a carriage return).
+    static func printable(_ line: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar != "\t" && scalar != "\n" && TerminalText.isControl(scalar)
+        }
+        guard line.unicodeScalars.contains(where: isControl) else { return line }
+        var out = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars { out.append(isControl(scalar) ? "\u{FFFD}" : scalar) }
+        return String(out)
+    }
 
     /// Writes `line` to standard output; if that fails (disk full, closed, a reader gone), says so on standard error
     /// and exits with status 1: a stream whose answers are lost must not look like a success.

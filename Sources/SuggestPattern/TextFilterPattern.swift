@@ -26,7 +26,8 @@ public final class TextFilterPattern: @unchecked Sendable {
         do {
             compiled = try Regex(pattern).ignoresCase()
         } catch {
-            throw PatternError(.compile, "\(error)")
+            throw PatternError(
+                .compile, SwiftRegexPattern.message(of: error), offset: SwiftRegexPattern.offset(of: error, in: pattern))
         }
         if let risk = BacktrackingCheck.firstRisk(in: pattern) {
             throw PatternError(

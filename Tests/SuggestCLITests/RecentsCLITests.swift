@@ -96,7 +96,9 @@ struct RecentsCLITests {
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let validate = try CLIRunner.run(["validate", config])
         #expect(validate.status == 0, "\(validate.stderr)")
-        _ = try CLIRunner.run(["recents", "list", "--config", config])
+        let list = try CLIRunner.run(["recents", "list", "--config", config])
+        #expect(list.status == 1, "a store that cannot be read")
+        #expect(list.stderr.contains("is unreadable (line 1, column 3: "), "\(list.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before, "no rename, no lock file")
         #expect(try String(contentsOfFile: storePath, encoding: .utf8) == "{ not json")
     }

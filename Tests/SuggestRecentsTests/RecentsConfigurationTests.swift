@@ -82,7 +82,7 @@ struct RecentsConfigurationTests {
         (#"{ "type": "recent", "halfLifeDays": -1 }"#, "providers[0].halfLifeDays: expected a number of days greater than 0"),
         (#"{ "type": "recent", "exclude": { "minLength": -2 } }"#, "providers[0].exclude.minLength"),
         (#"{ "type": "recent", "exclude": { "patterns": ["ok", "a(b"] } }"#,
-         "providers[0].exclude.patterns[1]: invalid pattern \"a(b\": expected ')'"),
+         "providers[0].exclude.patterns[1]: invalid pattern \"a(b\": expected ')' at offset 3"),
         (#"{ "type": "recent", "exclude": { "patterns": ["ok", "^(a+)+$"] } }"#,
          "providers[0].exclude.patterns[1]: invalid pattern \"^(a+)+$\": nested unbounded quantifier"),
         (#"{ "type": "recent", "capacty": 10 }"#, "providers[0]: unknown key \"capacty\" — did you mean \"capacity\"?"),
