@@ -182,6 +182,8 @@ public struct BatchCommand: Hashable, Sendable {
             else {
                 throw Problem("tokens[\(i)]: expected {\"kind\": string, \"value\": string}")
             }
+            // A token names its kind (`from:alice`): one without could not be told apart, nor removed by kind:value.
+            guard !kind.isEmpty else { throw Problem("tokens[\(i)].kind: expected a non-empty string") }
             for key in fields.keys where !tokenKeys.contains(key) {
                 var message = "tokens[\(i)]: unknown key \"\(key)\""
                 if let nearest = NearestName.nearest(to: key, in: tokenKeys) {

@@ -163,9 +163,11 @@ struct BatchCommandTests {
                 #"{"text":"a","tokens":[{"kind":"k","value":"v","display":5}]}"#,
                 #"{"text":"a","tokens":[{"kind":"k","value":"v","systemImage":["x"]}]}"#,
                 #"{"text":"a","tokens":[{"kind":"k","value":"v","display":"V","systemImage":"tag"}]}"#,
+                #"{"submit":"x","tokens":[{"kind":"","value":"v"}]}"#,
             ]
         )
-        #expect(output.lines.count == 4)
+        #expect(output.lines.count == 5)
+        #expect(output.lines[4] == #"{"error":"tokens[0].kind: expected a non-empty string"}"#)
         #expect(output.lines[0] == #"{"error":"tokens[0]: unknown key \"dispaly\" — did you mean \"display\"?"}"#)
         #expect(output.lines[1] == #"{"error":"tokens[0].display: expected a string, found number 5"}"#)
         #expect(output.lines[2] == #"{"error":"tokens[0].systemImage: expected a string, found an array"}"#)
