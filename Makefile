@@ -1,5 +1,5 @@
 # swift-suggest: the two commands of the README, and a few more.
-#   make demo         installs what is missing, builds, and runs `suggest demo`
+#   make demo         installs what is missing, builds, and runs `suggest-demo` (what `suggest demo` prints)
 #   make test         installs what is missing, builds, and runs the tests of the engine, its providers, the CLI,
 #                     the kit and the plugins (no SwiftNIO, Hummingbird or postgres-nio is fetched or compiled)
 #   make serve        builds `suggest` with the opt-in server side (package trait `Server`) in .build-server and runs
@@ -34,7 +34,7 @@ build: setup
 
 # A release build, so that the per-keystroke times it prints are the real ones.
 demo: setup
-	$(SWIFT) run -c release suggest demo
+	$(SWIFT) run -c release suggest-demo
 
 test: setup
 	$(SWIFT) test
@@ -42,7 +42,7 @@ test: setup
 
 serve: setup
 	$(SWIFT) build -c release $(SERVER_FLAGS) --product suggest
-	.build-server/release/suggest serve --config Sources/SuggestCLI/Resources/demo/demo.suggest.json --port $(PORT) \
+	.build-server/release/suggest serve --config Sources/SuggestDemo/Resources/demo/demo.suggest.json --port $(PORT) \
 	  --demo-page
 
 # The server side's tests against a throwaway cluster on 127.0.0.1:$${SUGGEST_PG_PORT:-54329}, stopped on exit; then

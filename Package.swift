@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "SuggestRemote", targets: ["SuggestRemote"]),
         .library(name: "SuggestPostgres", targets: ["SuggestPostgres"]),
         .executable(name: "suggest", targets: ["suggest"]),
+        .executable(name: "suggest-demo", targets: ["suggest-demo"]),
         .plugin(name: "SuggestValidatePlugin", targets: ["SuggestValidatePlugin"]),
         .plugin(name: "SuggestIndexPlugin", targets: ["SuggestIndexPlugin"]),
     ],
@@ -177,6 +178,7 @@ let package = Package(
             dependencies: [
                 "Suggest",
                 "SuggestBench",
+                "SuggestDemo",
                 "SuggestValidation",
                 "SuggestWire",
                 .target(name: "SuggestServer", condition: .when(traits: server)),
@@ -187,9 +189,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Sources/SuggestCLI",
+            path: "Sources/SuggestCLI"
+        ),
+        // The embedded demo (a 20,000-word dictionary and a configuration) and what `suggest demo` prints with it.
+        .target(
+            name: "SuggestDemo",
+            dependencies: ["Suggest", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Resources/demo")]
         ),
+        // `make demo`: the demo alone, so that a first build compiles only the engine and its providers.
+        .executableTarget(
+            name: "suggest-demo", dependencies: ["Suggest", "SuggestDemo"], path: "Sources/SuggestDemoCommand"),
         // The build-tool plugin's worker: a `*.tsv` dictionary in, a saved prefix index out.
         .executableTarget(
             name: "SuggestIndexBuilder",
@@ -246,10 +256,11 @@ let package = Package(
         .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire", "Suggest"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
         .testTarget(name: "SuggestBenchTests", dependencies: ["SuggestBench", "Suggest"]),
+        .testTarget(name: "SuggestDemoTests", dependencies: ["SuggestDemo", "Suggest"]),
         .testTarget(name: "SuggestValidationTests", dependencies: ["SuggestValidation", "SuggestCore"]),
         .testTarget(
             name: "SuggestCLITests",
-            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestIndexBuilder"],
+            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestDemo", "SuggestIndexBuilder"],
             resources: [.copy("Fixtures")]
         ),
         // Server side: these test targets compile empty unless the `Server` trait is on (`make test-server`).

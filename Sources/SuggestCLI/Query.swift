@@ -1,5 +1,6 @@
 import ArgumentParser
 import Suggest
+import SuggestDemo
 import SuggestWire
 
 /// `suggest query --config C TEXT`: one keystroke, as a table or JSON.
@@ -105,7 +106,5 @@ enum Table {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func pad(_ s: String, _ width: Int) -> String {
-        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
-    }
+    static func pad(_ s: String, _ width: Int) -> String { DemoScript.pad(s, width) }
 }

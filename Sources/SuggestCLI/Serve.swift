@@ -6,6 +6,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Suggest
+import SuggestDemo
 import SuggestPostgres
 import SuggestServer
 import Synchronization

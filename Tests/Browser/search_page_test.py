@@ -46,7 +46,7 @@ except ImportError:
     sys.exit("search_page_test: the Python package selenium is missing (pip install selenium)")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEMO_CONFIG = os.path.join(ROOT, "Sources/SuggestCLI/Resources/demo/demo.suggest.json")
+DEMO_CONFIG = os.path.join(ROOT, "Sources/SuggestDemo/Resources/demo/demo.suggest.json")
 USER = "browser-test"
 WAIT = 10  # seconds for any one thing to appear in the page
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import suggest
+import SuggestDemo
 
 /// `suggest interactive` driven in a real terminal: the built binary in a tmux pane, keys sent with `send-keys`,
 /// the screen read with `capture-pane`. At 80×24 with the demo configuration (no scopes) the rows are: 0 the field,

@@ -1,6 +1,7 @@
 import Foundation
 import Suggest
 @testable import suggest
+import SuggestDemo
 import Testing
 
 /// Recent searches come back after one letter: a person who searched for something types its first letter and finds

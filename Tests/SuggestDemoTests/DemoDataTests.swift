@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 import Suggest
-@testable import suggest
+import SuggestDemo
 
 /// The embedded demo configuration and its dictionary.
 struct DemoDataTests {
@@ -27,5 +27,18 @@ struct DemoDataTests {
         let url = try #require(DemoData.configurationURL)
         let configuration = try EngineConfiguration(contentsOf: url, registry: .builtIn)
         #expect(!configuration.slots.isEmpty)
+    }
+
+    /// The demo types every search and ends with what an empty field shows; each keystroke's line has its time.
+    @Test func theScriptTypesEverySearch() throws {
+        let engine = try DemoData.configuration().makeEngine()
+        var lines: [String] = []
+        DemoScript.run(engine: engine, loadTime: .milliseconds(12), show: 3) { lines.append($0) }
+        #expect(lines.first?.hasPrefix("swift-suggest demo — 5 providers: ") == true)
+        #expect(lines.contains { $0.hasPrefix("loaded 20,000 entries in 12.0 ms") })
+        for search in DemoData.searches { #expect(lines.contains("Typing \"\(search)\"")) }
+        #expect(lines.filter { $0.contains(" µs ") }.count == DemoData.searches.map(\.count).reduce(0, +))
+        #expect(lines.contains("Empty field after those searches:"))
+        #expect(lines.last?.hasPrefix("  Recent: ") == true)
     }
 }

@@ -1,20 +1,20 @@
-import Foundation
-import Logging
-import Suggest
+public import Foundation
+public import Logging
+public import Suggest
 
 /// The embedded demo: a 20,000-word English dictionary with frequencies and a configuration that uses it.
 ///
 /// The dictionary is symspellpy's `frequency_dictionary_en_82_765.txt` (MIT license), cut to its 20,000 most
 /// frequent words. `suggest demo` runs on it with no argument and no network; its prefix index is built at start (a
 /// few milliseconds for 20,000 entries), so that building the command compiles no build-tool plugin.
-enum DemoData: Sendable {
+public enum DemoData: Sendable {
     /// The folder holding `demo.suggest.json` and `words.tsv`.
-    static var directory: URL? {
+    public static var directory: URL? {
         Bundle.module.url(forResource: "demo", withExtension: nil)
     }
 
     /// The demo configuration file.
-    static var configurationURL: URL? {
+    public static var configurationURL: URL? {
         directory?.appendingPathComponent("demo.suggest.json")
     }
 
@@ -24,7 +24,7 @@ enum DemoData: Sendable {
     ///   - configuration: the configuration file (default ``configurationURL``).
     ///   - logger: where the engine logs what it notes.
     /// - Throws: `ConfigurationErrors` when the configuration cannot be read (the bundle is missing).
-    static func configuration(
+    public static func configuration(
         registry: ProviderRegistry = .builtIn,
         configuration: URL? = configurationURL,
         logger: Logger = SuggestionEngine.makeDefaultLogger()
@@ -40,5 +40,5 @@ enum DemoData: Sendable {
     }
 
     /// The searches the demo types, keystroke by keystroke.
-    static let searches: [String] = ["python", "pyhton", "recieve", "new york", "spicy chicken ", "from:al"]
+    public static let searches: [String] = ["python", "pyhton", "recieve", "new york", "spicy chicken ", "from:al"]
 }
