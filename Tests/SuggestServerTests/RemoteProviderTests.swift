@@ -40,7 +40,7 @@ struct RemoteProviderTests {
         // its deadline (5 s here), and after three failures in a row the server is not asked at all.
         let fixture = try Fixture()
         let remote = RemoteProvider(url: "http://127.0.0.1:1", deadline: .seconds(5))
-        let local = try EngineConfiguration(slots: try fixture.configuration().slots + [ProviderSlot(remote)])
+        let local = EngineConfiguration(slots: try fixture.configuration().slots + [ProviderSlot(remote)])
             .makeEngine()
         var messages: [String] = []
         for text in ["pa", "pan", "pand", "panda"] {
