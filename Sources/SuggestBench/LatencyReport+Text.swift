@@ -31,7 +31,8 @@ extension LatencyReport {
             lines.append("")
             lines.append(s.bold("slowest keystrokes") + "                                      slowest provider")
             for k in slowest {
-                let quoted = "\"" + LatencyFormat.pad(k.text, 38) .trimmingSuffixSpaces() + "\"" + (k.backspace ? " ⌫" : "")
+                let text = String(String.UnicodeScalarView(k.text.unicodeScalars.map(Self.printable)))
+                let quoted = "\"" + LatencyFormat.pad(text, 38) .trimmingSuffixSpaces() + "\"" + (k.backspace ? " ⌫" : "")
                 let provider = k.provider.map { "\($0) \(LatencyFormat.time(k.providerMicros ?? 0))" } ?? ""
                 lines.append(
                     "  " + LatencyFormat.pad(LatencyFormat.time(k.micros), 9, right: true) + "  "
@@ -39,6 +40,11 @@ extension LatencyReport {
             }
         }
         return lines.map { $0.trimmingSuffixSpaces() }.joined(separator: "\n") + "\n"
+    }
+
+    /// A control character of a typed text (an ESC could drive the terminal) as U+FFFD.
+    static func printable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) ? "\u{FFFD}" : scalar
     }
 
     /// The percentile table: 79 columns.

@@ -38,5 +38,6 @@ struct Batch: AsyncParsableCommand {
             try out.bytes.withUnsafeBufferPointer { try Console.outOrExit($0) }
         }
         try RecentsCheck.saveOrFail(configuration)
+        try input.failIfUnread()
     }
 }

@@ -133,6 +133,8 @@ struct Popular: ParsableCommand {
                 let outcome = provider.record(String(fields[1]), user: String(fields[0]), hadResults: hadResults)
                 counts[outcome.description, default: 0] += 1
             }
+            // A log that could not be read to its end stops the command, as a bad line does.
+            try reader.failIfUnread()
             do {
                 try provider.synchronize()
             } catch {

@@ -80,8 +80,12 @@ struct LineReader {
 
     init(descriptor: Int32 = 0) { self.descriptor = descriptor }
 
+    /// The `errno` of a read that failed (standard input is a folder, a device that fails); the input ended there.
+    private(set) var failure: Int32? = nil
+
     /// Replaces the contents of `line` with the next line, without its `\n` (its capacity is kept, so a reused
-    /// array costs no allocation). A last line without `\n` counts; a read error ends the input as end of file does.
+    /// array costs no allocation). A last line without `\n` counts; a read error ends the input (see ``failure``),
+    /// and the part of a line read before it is dropped.
     /// - Returns: false at the end of the input.
     mutating func next(into line: inout [UInt8]) -> Bool {
         line.removeAll(keepingCapacity: true)
@@ -105,10 +109,23 @@ struct LineReader {
                 end = n
             } else if n < 0 && errno == EINTR {
                 continue
+            } else if n < 0 {
+                failure = errno
+                line.removeAll(keepingCapacity: true)
+                return false
             } else {
                 return !line.isEmpty
             }
         }
+    }
+}
+
+extension LineReader {
+    /// Says why the input could not be read, and exits with status 1, when a read failed.
+    func failIfUnread() throws {
+        guard let failure else { return }
+        Console.error("error: cannot read standard input: \(String(cString: strerror(failure)))")
+        throw ExitCode(1)
     }
 }
 

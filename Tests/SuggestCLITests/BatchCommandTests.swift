@@ -119,6 +119,25 @@ struct BatchCommandTests {
         #expect((answer["notes"] as? [String])?.first == "query text truncated from 1048576 to 1024 UTF-8 bytes")
     }
 
+    /// Standard input that cannot be read (a folder) is an error, not an end of input that looks like success.
+    @Test func standardInputThatCannotBeReadIsAnError() throws {
+        let store = NSTemporaryDirectory() + "suggest-popular-\(UUID()).json"
+        for arguments in [["batch", "--config", config], ["popular", "record", "--store", store]] {
+            let process = Process()
+            process.executableURL = CLIRunner.executable
+            process.arguments = arguments
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/"))
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(arguments[0]): \(message)")
+            #expect(message.contains("error: cannot read standard input: Is a directory"), "\(message)")
+        }
+    }
+
     @Test func anInvalidConfigurationExitsWithOneAndListsTheErrors() throws {
         let output = try CLIRunner.run(["batch", "--config", CLIRunner.fixture("broken.json")], lines: [])
         #expect(output.status == 1)

@@ -244,6 +244,12 @@ struct BenchCommandTests {
         #expect(run["source"] as? String == "queries")
         #expect(run["sessions"] as? Int == 3)
         #expect(run["targets"] as? Int == 3)
+        // A query with an ESC in it is shown with U+FFFD in the text report's slowest keystrokes.
+        try w.write("escape.txt", "pa\u{1B}[2Jris\n")
+        let escape = try CLIRunner.run(["bench", w.path("recent.json"), "--queries", w.path("escape.txt")])
+        #expect(escape.status == 0, "\(escape.stderr)")
+        #expect(!escape.stdout.contains("\u{1B}"))
+        #expect(escape.stdout.contains("pa\u{FFFD}[2J"), "\(escape.stdout)")
     }
 
     @Test func badQueriesFilesAndOptionsAreClearErrors() throws {
