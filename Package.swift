@@ -260,7 +260,9 @@ let package = Package(
         .testTarget(name: "SuggestValidationTests", dependencies: ["SuggestValidation", "SuggestCore"]),
         .testTarget(
             name: "SuggestCLITests",
-            dependencies: ["suggest", "suggest-validate-example", "Suggest", "SuggestDemo", "SuggestIndexBuilder"],
+            dependencies: [
+                "suggest", "suggest-demo", "suggest-validate-example", "Suggest", "SuggestDemo", "SuggestIndexBuilder",
+            ],
             resources: [.copy("Fixtures")]
         ),
         // Server side: these test targets compile empty unless the `Server` trait is on (`make test-server`).

@@ -44,7 +44,7 @@ extension LatencyReport {
 
     /// A control character of a typed text (an ESC could drive the terminal) as U+FFFD.
     static func printable(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) ? "\u{FFFD}" : scalar
+        scalar.properties.generalCategory == .control ? "\u{FFFD}" : scalar
     }
 
     /// The percentile table: 79 columns.

@@ -185,22 +185,26 @@ package struct RecentsFile: Codable {
     }
 
     /// `type` from `value`: a value of the wrong kind, or a key missing, names its JSON path (`entries[3].uses`)
-    /// after `path`.
-    static func decodeJSON<T: Decodable>(_ type: T.Type, from value: JSONValue, path: String = "") throws(Problem) -> T {
+    /// after `path`, and after `line N: ` for the value of one line of a file.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from value: JSONValue, path: String = "", line: Int? = nil)
+        throws(Problem) -> T
+    {
         do {
             return try JSONValueDecoder().decode(type, from: value)
         } catch {
             let at =
                 path.isEmpty || error.path.isEmpty
                 ? path + error.path : path + (error.path.hasPrefix("[") ? "" : ".") + error.path
-            throw .corrupt(at.isEmpty ? error.message : "\(at): \(error.message)")
+            let reason = at.isEmpty ? error.message : "\(at): \(error.message)"
+            throw .corrupt(line.map { "line \($0): \(reason)" } ?? reason)
         }
     }
 
-    /// `type` from the JSON text in `bytes` (``parseJSON(_:line:)``, then ``decodeJSON(_:from:path:)``).
-    static func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8], path: String = "", line: Int = 1)
+    /// `type` from the JSON text in `bytes` (``parseJSON(_:line:)``, then ``decodeJSON(_:from:path:line:)``): the
+    /// whole file, or its line `line`.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from bytes: [UInt8], path: String = "", line: Int? = nil)
         throws(Problem) -> T
     {
-        try decodeJSON(type, from: try parseJSON(bytes, line: line), path: path)
+        try decodeJSON(type, from: try parseJSON(bytes, line: line ?? 1), path: path, line: line)
     }
 }

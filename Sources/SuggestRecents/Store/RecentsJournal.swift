@@ -54,9 +54,10 @@ struct RecentsJournal {
                 line = try RecentsFile.decodeJSON(Line.self, from: Array(bytes[start..<end]), line: lineNumber)
             } catch {
                 if isLast { break }  // the last line, cut short by a crash: ignored
-                guard case .corrupt(let reason) = error else { throw .corrupt("line \(lineNumber): \(error)") }
-                // A syntax error names its line already; a wrong value its JSON path.
-                throw .corrupt(reason.hasPrefix("line ") ? reason : "line \(lineNumber): \(reason)")
+                switch error {
+                case .corrupt(let reason): throw .corrupt(reason)
+                case .newerVersion(let version): throw .newerVersion(version)
+                }
             }
             if let version = line.v, version > JSONFileRecentsStore.formatVersion { throw .newerVersion(version) }
             if lineNumber == 1 {
