@@ -123,18 +123,10 @@ struct BatchCommandTests {
     @Test func standardInputThatCannotBeReadIsAnError() throws {
         let store = NSTemporaryDirectory() + "suggest-popular-\(UUID()).json"
         for arguments in [["batch", "--config", config], ["popular", "record", "--store", store]] {
-            let process = Process()
-            process.executableURL = CLIRunner.executable
-            process.arguments = arguments
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/"))
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = Pipe()
-            try process.run()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 1, "\(arguments[0]): \(message)")
-            #expect(message.contains("error: cannot read standard input: Is a directory"), "\(message)")
+            let folder = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/"))
+            let output = try CLIRunner.run(arguments, stdinFile: folder)
+            #expect(output.status == 1, "\(arguments[0]): \(output.stderr)")
+            #expect(output.stderr.contains("error: cannot read standard input: Is a directory"), "\(output.stderr)")
         }
     }
 

@@ -21,8 +21,12 @@ enum CLIRunner {
         Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!.path
     }
 
-    /// Runs `suggest arguments…` with `stdin` as standard input (nil: /dev/null) and waits for it to exit.
-    static func run(_ arguments: [String], stdin: Data? = nil, currentDirectory: String? = nil) throws -> Output {
+    /// Runs `suggest arguments…` (or another of the package's executables) with `stdin` as standard input (nil:
+    /// `stdinFile`, or /dev/null) and waits for it to exit.
+    static func run(
+        _ arguments: [String], stdin: Data? = nil, stdinFile: FileHandle? = nil, currentDirectory: String? = nil,
+        executable: URL = CLIRunner.executable
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,7 +36,7 @@ enum CLIRunner {
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        process.standardInput = stdin == nil ? stdinFile ?? FileHandle.nullDevice : input
         try process.run()
         // Read both pipes while writing, so a large output cannot block the child.
         let group = DispatchGroup()

@@ -11,18 +11,11 @@ struct DemoCommandTests {
     }
 
     @Test func itPrintsWhatSuggestDemoPrints() throws {
-        let process = Process()
-        process.executableURL = Self.demo
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let printed = try CLIRunner.run([], executable: Self.demo)
+        #expect(printed.status == 0, "\(printed.stderr)")
         let reference = try CLIRunner.run(["demo"])
         #expect(reference.status == 0, "\(reference.stderr)")
-        #expect(printed.contains("Typing \"python\""))
-        #expect(Self.withoutTimes(printed) == Self.withoutTimes(reference.stdout))
+        #expect(printed.stdout.contains("Typing \"python\""))
+        #expect(Self.withoutTimes(printed.stdout) == Self.withoutTimes(reference.stdout))
     }
 }
