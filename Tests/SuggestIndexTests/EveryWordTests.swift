@@ -58,6 +58,23 @@ struct EveryWordTests {
         #expect(shirts.complete("shirt t", everyWord: false) == ["shirt tail"])
     }
 
+    @Test func aMatchBehindManyMorePopularKeysOfTheRarestWordIsFoundThroughTheInnerWords() {
+        // "e" starts fewer keys than "g", but 300 of them are more popular than "e.g", past the step's patience;
+        // "g" is an inner word of one key only.
+        func name(_ first: Character, _ i: Int) -> String {
+            let letters = Array("abcdefghijklmnopqrstuvwxyz")
+            return String(first) + String(letters[i / 26 % 26]) + String(letters[i % 26])
+        }
+        var entries: [(text: String, weight: Double, scope: String?)] = []
+        for i in 0..<300 { entries.append((text: name("e", i), weight: Double(1_000 + i), scope: nil)) }
+        for i in 0..<400 { entries.append((text: name("g", i), weight: Double(1_000 + i), scope: nil)) }
+        entries.append((text: "e.g", weight: 10, scope: nil))
+        let index = PrefixIndex(dictionary: WeightedDictionary(entries: entries))
+        #expect(index.complete("g e", everyWord: true) == ["e.g"])
+        #expect(index.tiers("g e", everyWord: true) == [.wordsAnyOrder])
+        #expect(index.complete("g ea", everyWord: true).isEmpty)
+    }
+
     @Test func offByDefaultInTheIndexAndWithoutInfix() {
         #expect(index.complete("york new").isEmpty)
         #expect(index.complete("york new", infix: false, everyWord: true).isEmpty)
