@@ -109,8 +109,12 @@ extension TokenProvider {
         if !changed {
             remaining = text
         } else {
-            let trimTrailing = spans.last.map { $0.upperBound == count } ?? false
-            remaining = Self.leftover(bytes, open, spans: spans, trimTrailing: trimTrailing).text
+            let tokenAtEnd = spans.last.map { $0.upperBound == count } ?? false
+            let leftover = Self.leftover(bytes, open, spans: spans, trimTrailing: tokenAtEnd).text
+            // While typing, words before a token taken from the end stay followed by one space: the field keeps
+            // "spicy " for "spicy chicken ", so that the next word typed stays a word of its own ("spicy sau", not
+            // "spicysau"). A submitted text is trimmed.
+            remaining = tokenAtEnd && !leftover.isEmpty && !submitting ? leftover + " " : leftover
         }
 
         // Tokens in text order, none twice (a set: a pasted text can hold thousands of tokens).

@@ -44,7 +44,7 @@ struct TokensCLITests {
 
         let spicy = try CLIRunner.json(output.lines[0])
         #expect(tokens(spicy, "tokens") == ["ingredient:Chicken"])
-        #expect(spicy["remaining"] as? String == "spicy")
+        #expect(spicy["remaining"] as? String == "spicy ")
 
         let creme = try CLIRunner.json(output.lines[1])
         #expect(tokens(creme, "tokens") == ["text:crème brûlée"])

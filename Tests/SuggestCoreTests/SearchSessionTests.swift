@@ -234,7 +234,7 @@ struct SearchSessionTests {
         session.text = "one two three"
         #expect(session.result.replacedRanges[tag] == 4..<13)
         session.add(tag)
-        #expect(session.text == "one")
+        #expect(session.text == "one ")
         #expect(session.tokens == [tag])
     }
 
@@ -254,7 +254,7 @@ struct SearchSessionTests {
         session.suggestedTokens.removeAll { $0 == swift }  // SwiftUI takes it out of the suggestions…
         session.tokens.append(swift)  // …and appends it to the tokens binding
         #expect(session.tokens == [swift])
-        #expect(session.text == "apple")
+        #expect(session.text == "apple ")
         #expect(session.suggestedTokens.isEmpty)
     }
 

@@ -26,7 +26,7 @@ struct ReadmeExampleTests {
 
         let typed = engine.suggestions(for: SearchQuery(text: "spicy chicken "), session: &session)
         #expect(typed.tokens == [SearchToken(kind: "ingredient", value: "Chicken")])
-        #expect(typed.remainingText == "spicy")
+        #expect(typed.remainingText == "spicy ")
 
         let partial = engine.suggestions(for: SearchQuery(text: "from:al", tokens: typed.tokens), session: &session)
         #expect(partial.suggestedTokens.map(\.display) == ["From: alice", "From: alex"])

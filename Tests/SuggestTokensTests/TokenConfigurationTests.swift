@@ -43,7 +43,7 @@ struct TokenConfigurationTests {
         let engine = configuration.makeEngine()
         let result = engine.suggestions(for: "spicy chicken ")
         #expect(result.tokens == [SearchToken(kind: "ingredient", value: "Chicken")])
-        #expect(result.remainingText == "spicy")
+        #expect(result.remainingText == "spicy ")
     }
 
     @Test func defaults() throws {

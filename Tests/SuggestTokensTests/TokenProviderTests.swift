@@ -112,7 +112,7 @@ struct TokenProviderTests {
         let provider = try Self.provider(engine: engine)
         let result = try #require(try extract("spicy chicken ", provider))
         #expect(result.tokens == [SearchToken(kind: "ingredient", value: "Chicken")])
-        #expect(result.remainingText == "spicy")
+        #expect(result.remainingText == "spicy ")
         let first = try #require(try extract("CHICKEN spicy", provider))
         #expect(first.tokens == [SearchToken(kind: "ingredient", value: "Chicken")])
         #expect(first.remainingText == "spicy")
@@ -321,8 +321,8 @@ struct TokenProviderTests {
         let suggestionEngine = SuggestionEngine(providers: [try Self.provider(engine: engine), recorder])
         let result = suggestionEngine.suggestions(for: "spicy chicken ")
         #expect(result.tokens == [SearchToken(kind: "ingredient", value: "Chicken")])
-        #expect(result.remainingText == "spicy")
-        #expect(recorder.seen.last?.0 == "spicy")
+        #expect(result.remainingText == "spicy ")
+        #expect(recorder.seen.last?.0 == "spicy ")
         #expect(recorder.seen.last?.1 == [SearchToken(kind: "ingredient", value: "Chicken")])
         #expect(result.suggestions.isEmpty)
 
@@ -334,6 +334,26 @@ struct TokenProviderTests {
         let submitted = suggestionEngine.submit(SearchQuery(text: "pasta #quick"))
         #expect(submitted.tokens == [SearchToken(kind: "tag", value: "quick")])
         #expect(submitted.text == "pasta")
+    }
+
+    @Test(arguments: engines)
+    func theNextWordTypedAfterATokenTakenFromTheEndStaysAWordOfItsOwn(engine: PatternEngine) throws {
+        let recorder = Recorder()
+        let suggestionEngine = SuggestionEngine(providers: [try Self.provider(engine: engine), recorder])
+        // What a field does: put the remaining text back, then the person types on.
+        let typed = suggestionEngine.suggestions(for: "pyth chicken ")
+        #expect(typed.remainingText == "pyth ")
+        let next = suggestionEngine.suggestions(
+            for: SearchQuery(text: typed.remainingText + "cre", tokens: typed.tokens))
+        #expect(next.remainingText == "pyth cre")
+        #expect(recorder.seen.last?.0 == "pyth cre")
+        // A rule token too; several spaces leave one; a token alone leaves nothing; a token first leaves the rest.
+        #expect(suggestionEngine.suggestions(for: "pyth #quick ").remainingText == "pyth ")
+        #expect(suggestionEngine.suggestions(for: "pyth   chicken ").remainingText == "pyth ")
+        #expect(suggestionEngine.suggestions(for: "chicken ").remainingText == "")
+        #expect(suggestionEngine.suggestions(for: "chicken pyth").remainingText == "pyth")
+        // A submitted text is trimmed.
+        #expect(suggestionEngine.submit(SearchQuery(text: "pyth chicken ")).text == "pyth")
     }
 
     // MARK: Long texts (extraction is linear in the text: a 1 MB submit is not quadratic work)

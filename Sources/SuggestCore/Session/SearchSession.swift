@@ -323,7 +323,7 @@ public final class SearchSession {
         text.utf8.count <= engine.options.maxQueryLength
     }
 
-    /// ``text`` without the fragment `token` replaces (see ``add(_:)``), trailing whitespace trimmed.
+    /// ``text`` without the fragment `token` replaces (see ``add(_:)``), joined as ``joined(_:_:)`` says.
     private func text(removingFragmentFor token: SearchToken, title: String?) -> String {
         let utf8 = text.utf8
         if result.remainingText == text, let range = result.replacedRanges[token], range.lowerBound >= 0,
@@ -376,7 +376,9 @@ public final class SearchSession {
         }
     }
 
-    /// `head` and `tail` joined by one space where both have text; trailing whitespace trimmed.
+    /// `head` and `tail` joined by one space where both have text; `head` alone keeps one trailing space (the next
+    /// word typed stays a word of its own: "spicy " after Sweet Potato replaced "sweet po"); other whitespace at
+    /// the ends trimmed.
     static func joined(_ head: Substring, _ tail: Substring) -> String {
         var head = head
         while head.last?.isWhitespace == true { head = head.dropLast() }
@@ -384,7 +386,7 @@ public final class SearchSession {
         while tail.first?.isWhitespace == true { tail = tail.dropFirst() }
         while tail.last?.isWhitespace == true { tail = tail.dropLast() }
         if head.isEmpty { return String(tail) }
-        if tail.isEmpty { return String(head) }
+        if tail.isEmpty { return head + " " }
         return head + " " + tail
     }
 
