@@ -10,6 +10,8 @@ import Synchronization
 /// waits while the engine works on another, a newer one replaces it, and when the socket closes the waiting one is
 /// dropped. Every answer is a batch answer line, the synchronous providers' first and then an update (same
 /// `generation`) per asynchronous provider in time; no answer for a keystroke that a newer one has replaced is sent.
+/// An answer's `generation` is the number of the keystroke it answers on the connection (1, 2, 3…, counting the
+/// keystrokes replaced before the engine read them).
 /// `submit`, `select` and `reset` are answered in order with their batch acknowledgement (a submit's says whether it
 /// is written: ``SubmitReceipt``); a keystroke's notes and errors name no server path (``ClientText``); a bad line gets
 /// `{"error": …}` and the connection goes on. A text message that is not UTF-8 closes the socket with 1007, one
@@ -74,12 +76,13 @@ struct WebSocketSession: Sendable {
                 for await result in results {
                     // Latest wins: a result for an older keystroke than the newest one is dropped here too (the
                     // engine drops those it knows are stale; this covers one still in its buffer).
-                    guard queries.isNewest(result.generation), let text = queries.text(of: result.generation) else {
-                        continue
-                    }
+                    guard queries.isNewest(result.generation), let (text, keystroke) = queries.answered(result.generation)
+                    else { continue }
                     shared.state.withLock { $0.lastResult = result }
                     metrics.providers(of: result)
                     var shown = ClientText.redacted(result) ?? result
+                    // Keystroke n on the connection has generation n, however many the engine skipped.
+                    shown.generation = keystroke
                     if let note = shared.state.withLock({ $0.note }) { shown.diagnostics.notes.append(note) }
                     try await outbound.write(.text(JSONWriter.result(shown, text: text)))
                 }

@@ -170,6 +170,14 @@ struct WebSocketLimitsTests {
         #expect(close == nil)
         #expect((seen.last.map { object($0)["text"] as? String }) == "py")
         #expect(seen.count < 2_001, "\(seen.count) answers: each keystroke was computed")
+        // Keystroke n on the connection has generation n, the ones never computed counted too: a client that
+        // numbers its keystrokes knows which one an answer is for.
+        for answer in seen {
+            let fields = object(answer)
+            let text = try #require(fields["text"] as? String)
+            let expected = text == "py" ? 2_001 : try #require(Int(text.dropFirst())) + 1
+            #expect(fields["generation"] as? Int == expected, "\(text): generation \(fields["generation"] ?? "none")")
+        }
     }
 
     /// A text message of 64 KiB is read (the documented limit); one byte more closes the socket with 1009.
