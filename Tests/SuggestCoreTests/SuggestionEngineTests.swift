@@ -264,6 +264,8 @@ struct SuggestionEngineTests {
         engine.select(before[1], for: "x")
         #expect(engine.suggestions(for: "x").suggestions.map(\.title) == ["chosen", "popular"])
         #expect(recorder.selected.withLock { $0 } == ["chosen"])
+        // On an empty field the providers' own order stands.
+        #expect(engine.suggestions(for: "").suggestions.map(\.title) == ["popular", "chosen"])
     }
 
     @Test func commonCompletionExtendsWhatWasTyped() {

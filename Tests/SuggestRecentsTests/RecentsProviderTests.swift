@@ -325,6 +325,22 @@ struct RecentsProviderTests {
 
     // MARK: With the engine
 
+    @Test func aChosenSuggestionDoesNotKeepItsSearchAboveNewerOnesOnAnEmptyField() throws {
+        let provider = makeProvider()
+        let engine = SuggestionEngine(providers: [provider])
+        // Typed "pay", chose "payout", submitted it; then typed and submitted newer searches.
+        engine.select(Suggestion(title: "payout", completion: .text("payout"), providers: ["prefix"]), for: "pay")
+        engine.submit(SearchQuery(text: "payout"))
+        clock.advance(seconds: 60)
+        engine.submit(SearchQuery(text: "kiwi"))
+        clock.advance(seconds: 60)
+        engine.submit(SearchQuery(text: "apple"))
+        #expect(engine.suggestions(for: "").suggestions.map(\.title) == ["apple", "kiwi", "payout"])
+        // While text is typed, the choice still counts.
+        engine.submit(SearchQuery(text: "paywall"))
+        #expect(engine.suggestions(for: "pay").suggestions.map(\.title) == ["payout", "paywall"])
+    }
+
     @Test func theEngineShowsRecentsInTheirOwnSectionWithAQuota() throws {
         let provider = makeProvider()
         let fruits = StaticProvider(items: ["Apple", "Apricot", "Avocado", "Banana"].map { .init(title: $0) })

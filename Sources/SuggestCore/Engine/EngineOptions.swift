@@ -31,7 +31,8 @@ public struct EngineOptions: Hashable, Sendable {
     public var tiebreak: [Tiebreak] = [.shorter, .alphabetical]
     /// Longer query text is cut to this many UTF-8 bytes (the result's diagnostics say so).
     public var maxQueryLength: Int = SuggestionEngine.defaultMaxQueryLength
-    /// Rank suggestions the person chose before higher inside their tier.
+    /// Rank suggestions the person chose before higher inside their tier, while text is typed (on an empty field the
+    /// providers' own order stands: recent searches most recent first).
     public var learnFromSelections: Bool = true
     /// Terms that stand for one another while typing (none by default): the synchronous providers are also asked
     /// for the query with its end replaced, and what only that finds ranks below every direct match.

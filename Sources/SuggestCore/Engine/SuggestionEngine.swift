@@ -392,7 +392,10 @@ public final class SuggestionEngine: Sendable {
         since start: ContinuousClock.Instant,
         scratch: inout KeystrokeScratch
     ) -> SuggestionResult {
-        let selectionCounts = options.learnFromSelections ? selections.withLock { $0 } : SelectionCounts()
+        // Chosen suggestions rank higher only for typed text: on an empty field the providers' own order stands (a
+        // recent search chosen once is not kept above newer ones).
+        let learns = options.learnFromSelections && !work.prepared.query.text.isEmpty
+        let selectionCounts = learns ? selections.withLock { $0 } : SelectionCounts()
         let (sections, common) = arrange(
             work.outputs, query: work.prepared, selectionCounts: selectionCounts, scratch: &scratch)
         var notes = work.notes
