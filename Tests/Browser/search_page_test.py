@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -234,7 +235,8 @@ class Page:
         return banner.text if banner.is_displayed() else ""
 
     def connected(self):
-        return self.text_of("meta").startswith("Connected") or "suggestion" in self.text_of("meta")
+        meta = self.text_of("meta")
+        return meta.startswith("Connected") or "suggestion" in meta or meta.startswith("engine")
 
     def type(self, text):
         self.input.send_keys(text)
@@ -377,6 +379,8 @@ class Steps:
         check(page.value() == chosen, f"the field holds {page.value()!r}, not the submitted {chosen!r}")
         check("kept in memory only" not in page.text_of("outcome").lower(),
               f"a search written to --users-folder is said to be kept in memory: {page.text_of('outcome')!r}")
+        check(not re.search(r"\d+ suggestions?\b", page.text_of("meta")),
+              f"the line under the field counts the suggestions of a closed list: {page.text_of('meta')!r}")
 
         self.step("clearing the field shows the search under Recent")
         page.clear()
@@ -402,6 +406,8 @@ class Steps:
         page.wait(lambda: page.value() == "", "the second Esc did not clear the field")
         time.sleep(0.3)
         check(not page.is_open(), "the list reopened after Esc cleared the field")
+        check(not re.search(r"\d+ suggestions?\b", page.text_of("meta")),
+              f"after Esc, the line under the field counts suggestions nobody sees: {page.text_of('meta')!r}")
 
         self.step("Tab completes the common completion, then the active option")
         page.type("pyt")
