@@ -252,7 +252,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SuggestTokensTests", dependencies: ["SuggestTokens"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SuggestTests", dependencies: ["Suggest"]),
+        .testTarget(name: "SuggestTests", dependencies: ["Suggest", "SuggestTesting"]),
         .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire", "Suggest"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
         .testTarget(name: "SuggestBenchTests", dependencies: ["SuggestBench", "Suggest"]),

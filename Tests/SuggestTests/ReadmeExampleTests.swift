@@ -1,4 +1,5 @@
 import Suggest
+import SuggestTesting
 import Testing
 
 // The Swift examples of the README and of SuggestCore's guides, compiled and run here so that they stay true.
@@ -22,6 +23,7 @@ struct ColorProvider: ConfigurableProvider {
         for name in names {
             if let match = request.match(name, systemImage: "paintpalette") { output.append(match) }
         }
+        output.keepBest(perTier: request.limit)
     }
 }
 
@@ -81,6 +83,14 @@ struct ReadmeExampleTests {
         )
         let engine = configuration.makeEngine()
         #expect(engine.suggestions(for: "blu").suggestions.map(\.title) == ["Royal Blue"])
+    }
+
+    @Test func theArticlesProviderPassesTheConformanceKit() async throws {
+        // SuggestCore.docc/WritingAProvider.md: the example keeps at most `limit` of each tier.
+        let colors = try ColorProvider(
+            configuration: .init(names: ["Red", "Royal Blue", "Rose", "Green", "Blue"]),
+            context: ProviderContext(id: "colors", baseDirectory: "."))
+        try await ProviderConformance(colors, queries: ["r", "re", "bl", "", "zz"]).run()
     }
 
     @Test func theBuiltInRegistryListsEveryShippedProvider() {
