@@ -60,11 +60,18 @@ struct SuggestValidatePlugin: CommandPlugin {
             executable = try context.tool(named: "suggest").url
         }
 
+        // The validator's lines (results on standard output, errors on standard error) through one pipe, printed
+        // here in the order written: relayed separately, SwiftPM could cut a line in two around its own messages.
         let process = Process()
         process.executableURL = executable
         process.arguments = ["validate"] + files
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
+        let lines = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        print(String(decoding: lines, as: UTF8.self), terminator: "")
         if process.terminationStatus != 0 {
             let name = validator ?? "suggest validate"
             Diagnostics.error("\(name) found problems (exit \(process.terminationStatus))")

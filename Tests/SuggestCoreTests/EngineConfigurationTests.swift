@@ -148,6 +148,12 @@ struct EngineConfigurationTests {
         #expect(errors(#"{"version":1,"providers":[{"type":"static","id":"a","items":[]},{"type":"static","id":"a","items":[]}]}"#) == [
             #"c.json: providers[1].id: id "a" is already used by an earlier provider; ids must be unique"#
         ])
+        // An entry without "id" whose default id an earlier entry wrote: the entry is named, not its missing key.
+        let s = #"{"type":"static","items":[]}"#
+        let t = #"{"type":"static","id":"static#2","items":[]}"#
+        #expect(errors(#"{"version":1,"providers":[\#(s),\#(t),\#(s)]}"#) == [
+            #"c.json: providers[2]: its default id "static#2" is already used by an earlier provider; give it an "id""#
+        ])
     }
 
     @Test func sectionsAndTiebreakAreChecked() {

@@ -355,7 +355,12 @@ extension EngineConfiguration {
                 id = "\(type)#\(index)"
             }
             if ids.contains(id) {
-                fail(.at(path + ".id", "id \"\(id)\" is already used by an earlier provider; ids must be unique"))
+                if object["id"] == nil {
+                    // A default id ("prefix#2") that an earlier entry wrote as its own: this entry has no "id" key.
+                    fail(.at(path, "its default id \"\(id)\" is already used by an earlier provider; give it an \"id\""))
+                } else {
+                    fail(.at(path + ".id", "id \"\(id)\" is already used by an earlier provider; ids must be unique"))
+                }
             }
             ids.insert(id)
             var weight = 1.0
