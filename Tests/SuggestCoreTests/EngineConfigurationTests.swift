@@ -161,6 +161,16 @@ struct EngineConfigurationTests {
             #"c.json: tiebreak[0]: expected one of shorter, alphabetical, provider, found string "shortest" — did you mean "shorter"?"#,
             #"c.json: sections[0]: unknown key "qouta" — did you mean "quota"?"#,
         ])
+        // A rule whose title is nearly a provider's section is a misspelling; one far from every section may be for
+        // candidates that name their own section.
+        let items = #""providers":[{"type":"static","items":[]},{"type":"static","section":"Places","items":[]}]"#
+        #expect(errors(#"{"version":1,"sections":[{"title":"Sugestions","quota":2}],\#(items)}"#) == [
+            #"c.json: sections[0].title: no provider's section is "Sugestions" — did you mean "Suggestions"?"#
+        ])
+        #expect(errors(#"{"version":1,"sections":[{"title":"places"},{"title":"People","quota":2}],\#(items)}"#) == [
+            #"c.json: sections[0].title: no provider's section is "places" — did you mean "Places"?"#
+        ])
+        #expect(errors(#"{"version":1,"sections":[{"title":"People","quota":2},{"title":"Suggestions"}],\#(items)}"#).isEmpty)
     }
 
     @Test func aMissingConfigurationFileSaysSo() {

@@ -187,6 +187,7 @@ extension EngineConfiguration {
             case let other?:
                 fail(.at("providers", "expected an array of provider objects, found \(other.kindDescription)"))
             }
+            checkSectionTitles(options.sections, root: root, slots: slots)
             return EngineConfiguration(version: version, options: options, slots: slots)
         }
 
@@ -269,6 +270,21 @@ extension EngineConfiguration {
                 options.sections = rules
             }
             if let value = root["synonyms"] { readSynonyms(value, into: &options) }
+        }
+
+        /// A `sections` rule whose title no provider's section has but a provider's section nearly has (`"Recnt"`
+        /// beside the recent provider's `"Recent"`) is a misspelling: its quota would hold nothing and the provider's
+        /// section none. A title far from every provider's section is kept: a provider may put candidates in
+        /// sections of their own (`SuggestionCandidate.section`).
+        mutating func checkSectionTitles(_ rules: [EngineOptions.SectionRule], root: JSONObject, slots: [ProviderSlot]) {
+            guard root["sections"] != nil, !slots.isEmpty else { return }
+            let used = Set(slots.map(\.section))
+            for (i, rule) in rules.enumerated() where !used.contains(rule.title) {
+                let unruled = used.filter { section in !rules.contains { $0.title == section } }
+                if let nearest = NearestName.nearest(to: rule.title, in: unruled.sorted()) {
+                    fail(.at("sections[\(i)].title", "no provider's section is \"\(rule.title)\" — did you mean \"\(nearest)\"?"))
+                }
+            }
         }
 
         /// `"synonyms"`: groups (arrays of terms) and one-way rules (`{"from": "tv", "to": ["television"]}`).
