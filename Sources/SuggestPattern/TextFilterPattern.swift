@@ -32,7 +32,9 @@ public final class TextFilterPattern: @unchecked Sendable {
         if let risk = BacktrackingCheck.firstRisk(in: pattern) {
             throw PatternError(
                 .compile,
-                "\(risk.reason) (Swift Regex has no match limit; rewrite it, \"(a+)+\" as \"a+\")",
+                "\(risk.reason); a filter pattern must be safe on Swift Regex, which has no match limit (an app built "
+                    + "without PCRE2 runs it there): make the group atomic (?>…) or rewrite it (\"(a+)+\" as \"a+\", "
+                    + "\"(a|aa)+\" as \"a+\")",
                 offset: risk.offset
             )
         }

@@ -18,5 +18,10 @@ struct ArticleExampleTests {
         #expect(!filter.matches("no digits"))
         #expect(try TextFilterPattern("secret").matches("My SECRET note"))
         #expect(throws: PatternError.self) { try TextFilterPattern("(a+)+$") }
+        // The refusal says why and what to write instead, for this kind of pattern too.
+        let error = try #require(throws: PatternError.self) { try TextFilterPattern("(a|aa)+") }
+        #expect(error.offset == 0)
+        #expect(error.message.contains("alternation whose branches can match the same text"))
+        #expect(error.message.contains(#""(a|aa)+" as "a+""#))
     }
 }
