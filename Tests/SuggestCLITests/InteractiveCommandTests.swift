@@ -266,7 +266,7 @@ struct InteractiveCommandTests {
         // tmux crops the old screen at once; the redraw puts the status and help lines at the new bottom.
         try pane.waitFor("the redraw at 50×12") { screen in
             let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
-            return rows.count >= 12 && rows[10].contains(" ms · ") && rows[11].hasSuffix("…")
+            return rows.count >= 12 && rows[10].contains(" ms · ") && rows[11] == "↑↓ Tab ⏎ Esc · ^C quit"
         }
         let rows = try pane.rows()
         #expect(rows.count == 12)
@@ -275,7 +275,8 @@ struct InteractiveCommandTests {
         #expect(rows[10].contains("8 suggestions"))
         #expect(rows.allSatisfy { TerminalText.width(of: $0) <= 50 })
         try pane.resize(width: 30, height: 8)
-        try pane.waitFor(row: 0, toBe: "Terminal too small: needs at …")
+        try pane.waitFor(row: 0, toBe: "Terminal too small: needs")
+        try pane.waitFor(row: 1, toBe: "40×10, now 30×8")
         try pane.resize(width: 80, height: 24)
         try pane.waitFor(row: 3, toBe: "  python")
     }

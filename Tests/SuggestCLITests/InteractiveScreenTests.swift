@@ -93,7 +93,11 @@ struct InteractiveScreenTests {
     @Test func aTooSmallTerminalGetsAMessage() {
         let (lines, _) = InteractiveScreen(width: 30, height: 5, color: false).render(frame([]))
         #expect(lines.count == 5)
-        #expect(lines[0].plain == "Terminal too small: needs at …")
+        #expect(lines[0].plain == "Terminal too small: needs")
+        #expect(lines[1].plain == "40×10, now 30×5")
+        // Word-wrapped, the size needed first: what a narrow terminal shows.
+        let narrow = InteractiveScreen(width: 12, height: 3, color: false).render(frame([])).lines.map(\.plain)
+        #expect(narrow == ["Terminal too", "small: needs", "40×10, now"])
     }
 
     @Test(arguments: [

@@ -118,7 +118,7 @@ final class InteractiveApp {
             screen.width = size.width
             screen.height = size.height
         }
-        let help = Self.help(scopes: !controller.session.scopes.isEmpty)
+        let help = Self.help(scopes: !controller.session.scopes.isEmpty, width: screen.width)
         let (lines, cursor) = screen.render(controller.frame(help: help))
         var out = "\u{1B}[?25l"
         if clear { out += "\u{1B}[H\u{1B}[2J" }
@@ -133,8 +133,11 @@ final class InteractiveApp {
         TerminalMode.write(out)
     }
 
-    /// The help line: the keys.
-    nonisolated static func help(scopes: Bool) -> String {
-        "↑↓ select · Tab complete · ⏎ submit · Esc clear · " + (scopes ? "^S scope · " : "") + "^C quit"
+    /// The help line: the keys, with what they do when that fits in `width` columns, else the keys alone (the way
+    /// to quit is always shown).
+    nonisolated static func help(scopes: Bool, width: Int = .max) -> String {
+        let full = "↑↓ select · Tab complete · ⏎ submit · Esc clear · " + (scopes ? "^S scope · " : "") + "^C quit"
+        if TerminalText.width(of: full) <= width { return full }
+        return "↑↓ Tab ⏎ Esc " + (scopes ? "^S " : "") + "· ^C quit"
     }
 }

@@ -58,12 +58,31 @@ struct InteractiveScreen {
         "the terminal is \(width)×\(height); suggest interactive needs at least \(minimumWidth)×\(minimumHeight)"
     }
 
+    static func line(_ text: String, width: Int) -> StyledLine {
+        var line = StyledLine(width: width)
+        line.append(text)
+        return line
+    }
+
     /// The lines, top to bottom (exactly ``height`` of them), and the cursor's row and column (0-based).
     func render(_ frame: InteractiveFrame) -> (lines: [StyledLine], cursor: (row: Int, column: Int)) {
         guard fits else {
-            var line = StyledLine(width: width)
-            line.append("Terminal too small: needs at least \(Self.minimumWidth)×\(Self.minimumHeight)")
-            return ([line] + Array(repeating: StyledLine(width: width), count: max(0, height - 1)), (0, 0))
+            // Word-wrapped, so that the size needed shows in a narrow terminal too.
+            var lines: [StyledLine] = []
+            var row = ""
+            let message = "Terminal too small: needs \(Self.minimumWidth)×\(Self.minimumHeight), now \(width)×\(height)"
+            for word in message.split(separator: " ") {
+                let candidate = row.isEmpty ? String(word) : row + " " + word
+                if TerminalText.width(of: candidate) <= width || row.isEmpty {
+                    row = candidate
+                } else {
+                    lines.append(Self.line(row, width: width))
+                    row = String(word)
+                }
+            }
+            lines.append(Self.line(row, width: width))
+            lines = Array(lines.prefix(max(0, height)))
+            return (lines + Array(repeating: StyledLine(width: width), count: max(0, height - lines.count)), (0, 0))
         }
         var lines: [StyledLine] = []
         let (field, cursorColumn) = fieldLine(frame)
