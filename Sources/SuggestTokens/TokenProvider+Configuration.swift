@@ -156,7 +156,23 @@ extension TokenProvider {
         }
         var rules: [TokenRule] = []
         for (i, rule) in configuration.rules.enumerated() {
-            let hasKindGroup = PatternEngine.groupNames(declaredIn: rule.pattern).contains("kind")
+            let groups = PatternEngine.groupNames(declaredIn: rule.pattern)
+            let hasKindGroup = groups.contains("kind")
+            // A group whose name is a near miss of "value" or "kind" (`(?<valeu>…)`, `(?<Value>…)`): the token would
+            // silently take the whole match as its value, or the rule's kind.
+            let missing = ["value", "kind"].filter { !groups.contains($0) }
+            for name in groups.sorted() where name != "value" && name != "kind" {
+                guard let nearest = NearestName.nearest(to: name, in: missing) else { continue }
+                let offset = ["<\(name)>", "'\(name)'"].lazy.compactMap { rule.pattern.range(of: $0) }.first
+                    .map { rule.pattern.utf8.distance(from: rule.pattern.startIndex, to: $0.lowerBound) - 2 }
+                errors.append(
+                    context.error(
+                        at: "rules[\(i)].pattern",
+                        "a group named \"\(name)\" — did you mean \"\(nearest)\"? (the token's \(nearest) comes from the "
+                            + "group named \(nearest))" + (offset.map { " at offset \(max(0, $0))" } ?? "")
+                    )
+                )
+            }
             let kind = rule.kind ?? ""
             if rule.kind == nil && !hasKindGroup {
                 errors.append(

@@ -123,6 +123,20 @@ struct TokenConfigurationTests {
         )
     }
 
+    @Test func aGroupNamedNearlyValueOrKindIsReportedWithItsOffset() {
+        func rule(_ pattern: String) -> String {
+            #"{ "version": 1, "providers": [ { "type": "tokens", "rules": [ { "kind": "from", "pattern": "\#(pattern)" } ] } ] }"#
+        }
+        #expect(errors(rule(#"\\bfrom:(?<valeu>\\S+)"#)) == [
+            #"providers[0].rules[0].pattern: a group named "valeu" — did you mean "value"? (the token's value comes from the group named value) at offset 7"#
+        ])
+        #expect(errors(rule(#"(?<Value>\\w+)"#)).first?.contains(#"did you mean "value"?"#) == true)
+        // Other names are a pattern's own business; a rule with "value" may have a near miss of "kind" only if
+        // it lacks one.
+        #expect(errors(rule(#"(?<user>\\w+)@(?<value>\\w+)"#)).isEmpty)
+        #expect(errors(rule(#"(?<kidn>is):(?<value>\\w+)"#)).first?.contains(#"did you mean "kind"?"#) == true)
+    }
+
     @Test func misspeltRuleKeyIsReported() {
         let found = errors(
             #"{ "version": 1, "providers": [ { "type": "tokens", "rules": [ { "kind": "k", "pattern": "x", "dispaly": "X" } ] } ] }"#
