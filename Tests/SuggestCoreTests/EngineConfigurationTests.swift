@@ -139,6 +139,13 @@ struct EngineConfigurationTests {
         ])
     }
 
+    @Test func aServerSideTypeSaysHowToGetIt() {
+        let found = errors(#"{"version":1,"providers":[{"type":"remote","url":"http://x"}]}"#)
+        #expect(found == [
+            #"c.json: providers[0].type: unknown provider type "remote" — it is on the server side, not in this registry: with the package's Server trait, SuggestRemote's `registry.registerRemote()` (known types: static, words)"#
+        ])
+    }
+
     @Test func idsAreUniqueAndDefaultToTheType() throws {
         let configuration = try EngineConfiguration(
             json: #"{"version":1,"providers":[{"type":"static","items":[]},{"type":"static","items":[]}]}"#,

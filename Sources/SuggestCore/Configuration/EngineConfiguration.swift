@@ -272,6 +272,12 @@ extension EngineConfiguration {
             if let value = root["synonyms"] { readSynonyms(value, into: &options) }
         }
 
+        /// Provider types of the opt-in server side, which `ProviderRegistry.builtIn` leaves out: how to add them.
+        static let serverSideTypes = [
+            "remote": "with the package's Server trait, SuggestRemote's `registry.registerRemote()`",
+            "postgres": "with the package's Server trait, SuggestPostgres's `registry.register(PostgresProvider.self)`",
+        ]
+
         /// A `sections` rule whose title no provider's section has but a provider's section nearly has (`"Recnt"`
         /// beside the recent provider's `"Recent"`) is a misspelling: its quota would hold nothing and the provider's
         /// section none. A title far from every provider's section is kept: a provider may put candidates in
@@ -355,7 +361,9 @@ extension EngineConfiguration {
             }
             guard let registered = registry.entries[type] else {
                 var message = "unknown provider type \"\(type)\""
-                if let nearest = NearestName.nearest(to: type, in: registry.typeNames) {
+                if let elsewhere = Self.serverSideTypes[type] {
+                    message += " — it is on the server side, not in this registry: \(elsewhere)"
+                } else if let nearest = NearestName.nearest(to: type, in: registry.typeNames) {
                     message += " — did you mean \"\(nearest)\"?"
                 }
                 message += " (known types: \(registry.typeNames.joined(separator: ", ")))"
