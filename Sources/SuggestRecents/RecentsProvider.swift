@@ -86,6 +86,9 @@ public final class RecentsProvider: ConfigurableProvider {
         var saveProblem: String?
         /// Whether the load problem is still shown in diagnostics (until the next successful save).
         var reportsLoadProblem = false
+        /// Whether the store dates some search well after the clock (``RecentsProvider/clampFutureDates(_:to:)``):
+        /// the next commit rewrites it whole.
+        var storeDatesAhead = false
         let systemImage: String?
 
         var notes: [String] {
@@ -180,6 +183,7 @@ public final class RecentsProvider: ConfigurableProvider {
                 loadProblem = "could not read recent searches: \(error); started empty"
             }
         }
+        let datesAhead = Self.clampFutureDates(&loaded, to: now())
         var ledger = RecentsLedger(loaded, halfLife: halfLife)
         ledger.remove(excludedBy: options.exclusion)
         ledger.evict(toCapacity: max(0, options.capacity))
@@ -192,6 +196,7 @@ public final class RecentsProvider: ConfigurableProvider {
         )
         state.loadProblem = loadProblem
         state.reportsLoadProblem = loadProblem != nil
+        state.storeDatesAhead = datesAhead
         self.state = Locked(state)
     }
 
@@ -294,6 +299,26 @@ public final class RecentsProvider: ConfigurableProvider {
     /// appended to its journal and nothing is read, merged or rebuilt: the cost does not grow with the number of
     /// searches. Otherwise (another provider or process wrote, compaction is due, ``synchronize()``, other stores)
     /// the store's searches are read and merged and the index is built again: O(n log n).
+    /// How far ahead of this provider's clock a stored search's date may be and still be taken as it is: another
+    /// process or device whose clock runs a little ahead made it (a clear here keeps it, as it was made after).
+    static let clockSkewAllowance: TimeInterval = 3_600
+
+    /// Searches last made more than ``clockSkewAllowance`` after `date` (a clock set wrong, then put right; a file
+    /// edited by hand) count as made at `date`: they would otherwise stay first on an empty field until then, and
+    /// their later uses would not count.
+    /// - Returns: whether any was.
+    @discardableResult
+    static func clampFutureDates(_ searches: inout [RecentSearch], to date: Date) -> Bool {
+        let limit = date.addingTimeInterval(clockSkewAllowance)
+        var changed = false
+        for i in searches.indices where searches[i].lastUsed > limit {
+            searches[i].lastUsed = date
+            if searches[i].firstUsed > date { searches[i].firstUsed = date }
+            changed = true
+        }
+        return changed
+    }
+
     private func commitPending(evenIfNothingChanged: Bool) -> (any Error)? {
         guard let store else { return nil }
         let capacity = max(0, options.capacity)
@@ -304,7 +329,10 @@ public final class RecentsProvider: ConfigurableProvider {
             let (changes, version) = state.withLock { ($0.pending, $0.fileVersion) }
             // Another caller's commit already saved this change.
             if changes.isEmpty && !evenIfNothingChanged { return nil }
-            if !evenIfNothingChanged, let fileStore, let version {
+            // The store dates some search well after the clock (``clampFutureDates``): rewrite it whole, with the
+            // dates put right, so that a removal or a clear replayed from a journal line cannot leave it behind.
+            let rewrite = state.withLock { $0.storeDatesAhead }
+            if !evenIfNothingChanged && !rewrite, let fileStore, let version {
                 do {
                     if let next = try fileStore.append(changes, ifUnchangedSince: version) {
                         state.withLock { state in
@@ -330,9 +358,13 @@ public final class RecentsProvider: ConfigurableProvider {
                 // Before eviction: what the file keeps until it is compacted.
                 var unevicted: RecentsLedger? = nil
                 let lastStored = self.lastStored
+                // What the store holds dated well after the clock counts as made now (``clampFutureDates``).
+                let clamp = now()
+                let datesAhead = Locked(false)
                 let merge = { (stored: [RecentSearch]?) throws -> [RecentSearch] in
                     var ledger: RecentsLedger
-                    if let stored {
+                    if var stored {
+                        if Self.clampFutureDates(&stored, to: clamp) { datesAhead.withLock { $0 = true } }
                         ledger = Self.ledger(for: stored, after: lastStored.withLock { $0 }, halfLife: halfLife)
                         lastStored.withLock { $0 = (stored, ledger) }
                     } else {
@@ -349,7 +381,8 @@ public final class RecentsProvider: ConfigurableProvider {
                 var fileVersion: JSONFileRecentsStore.Version? = nil
                 var compacted = true
                 if let fileStore {
-                    (merged, fileVersion, compacted) = try fileStore.commitReportingVersion(changes, merge: merge)
+                    (merged, fileVersion, compacted) = try fileStore.commitReportingVersion(
+                        changes, compacting: rewrite, merge: merge)
                 } else {
                     merged = try store.commit(changes, merge: merge)
                 }
@@ -370,6 +403,7 @@ public final class RecentsProvider: ConfigurableProvider {
                     }
                     state.saveProblem = nil
                     state.reportsLoadProblem = false
+                    state.storeDatesAhead = !compacted && (rewrite || datesAhead.withLock { $0 })
                     state.rebuild(capacity: capacity, keepsEvicted: fileStore != nil)
                 }
                 return nil

@@ -41,6 +41,26 @@ struct RecentsJournalTests {
         #expect(size(journal) == nil, "a small base is rewritten, no journal")
     }
 
+    @Test func aClearForgetsASearchTheFileDatesAYearAheadAlsoAfterARestart() throws {
+        seed()
+        // Written while this device's clock was a year ahead.
+        let ahead = RecentsProvider(store: journaled(), options: .init(capacity: 1_000), now: { [clock] in
+            clock.now().addingTimeInterval(365 * 86_400)
+        })
+        ahead.record(SearchQuery(text: "from a clock a year ahead"))
+        let provider = makeProvider()
+        #expect(provider.searches.allSatisfy { $0.lastUsed <= clock.now() })
+        clock.advance(seconds: 10)
+        provider.record(SearchQuery(text: "kept"))
+        clock.advance(seconds: 10)
+        provider.clear()
+        clock.advance(seconds: 10)
+        provider.record(SearchQuery(text: "after the clear"))
+        #expect(provider.searches.map(\.query.text) == ["after the clear"])
+        // What the files hold says the same to a provider started afterwards.
+        #expect(makeProvider().searches.map(\.query.text) == ["after the clear"])
+    }
+
     @Test func aWriteAppendsToTheJournalAndLeavesTheBaseUntouched() throws {
         seed()
         let base = try contents(path)

@@ -289,6 +289,31 @@ struct RecentsProviderTests {
         #expect(Set(provider.searches.map(\.query.text)) == ["frequent", "c", "d"])
     }
 
+    @Test func aSearchStoredWithAFutureDateCountsAsMadeWhenItIsRead() {
+        // Made while the device's clock was a year ahead, then the clock was put right.
+        let future = clock.now().addingTimeInterval(365 * 86_400)
+        let store = InMemoryRecentsStore([
+            RecentSearch(query: SearchQuery(text: "from the future"), firstUsed: future, lastUsed: future),
+            RecentSearch(query: SearchQuery(text: "an hour ago"), firstUsed: clock.now().addingTimeInterval(-3_600),
+                         lastUsed: clock.now().addingTimeInterval(-3_600)),
+        ])
+        let provider = RecentsProvider(id: "recent", store: store, now: clock.now)
+        #expect(provider.searches.first { $0.query.text == "from the future" }?.lastUsed == clock.now())
+        clock.advance(seconds: 60)
+        provider.record(SearchQuery(text: "newer"))
+        clock.advance(seconds: 60)
+        provider.record(SearchQuery(text: "newest"))
+        #expect(provider.titles("").first == "newest")
+        #expect(provider.searches.allSatisfy { $0.lastUsed <= clock.now() })
+        // A later use adds up instead of vanishing into a score dated a year ahead.
+        clock.advance(seconds: 60)
+        provider.record(SearchQuery(text: "from the future"))
+        let search = provider.searches.first { $0.query.text == "from the future" }
+        #expect(search?.uses == 2)
+        #expect((search?.score ?? 0) > 1.9)
+        #expect(provider.titles("").first == "from the future")
+    }
+
     // MARK: Selections
 
     @Test func selectionsAreRememberedOnlyWhenConfigured() {

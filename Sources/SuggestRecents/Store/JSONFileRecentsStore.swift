@@ -144,6 +144,7 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// exactly `merged`; otherwise the base and journal hold everything read plus `changes`).
     func commitReportingVersion(
         _ changes: [RecentsChange],
+        compacting: Bool = false,
         merge: ([RecentSearch]?) throws -> [RecentSearch]
     ) throws -> (merged: [RecentSearch], version: Version?, compacted: Bool) {
         let file = try writableTarget()
@@ -152,7 +153,7 @@ public final class JSONFileRecentsStore: RecentsStore {
             if let problem, !problem.isCorrupt || problem.movedTo == nil { throw problem }
             let merged = try merge(stored?.searches)
             removeStaleTemporaryFiles(file)
-            if let stored, !stored.mustCompact, !changes.isEmpty, stored.baseBytes >= journalFromBaseBytes {
+            if !compacting, let stored, !stored.mustCompact, !changes.isEmpty, stored.baseBytes >= journalFromBaseBytes {
                 let lines = try RecentsJournal.lines(changes)
                 let lineLimit = max(1_000, stored.baseEntries / 4)
                 if stored.journal.lineCount + changes.count <= lineLimit,
