@@ -277,8 +277,11 @@ struct InteractiveCommandTests {
         try pane.resize(width: 30, height: 8)
         try pane.waitFor(row: 0, toBe: "Terminal too small: needs")
         try pane.waitFor(row: 1, toBe: "40×10, now 30×8")
+        // Keys typed while the field is not shown do not edit it.
+        try pane.type("o")
         try pane.resize(width: 80, height: 24)
         try pane.waitFor(row: 3, toBe: "  python")
+        #expect(try pane.rows()[0] == "Search: pyth")
     }
 
     @Test func longTitlesAreCutWithAnEllipsisAndNeverWrap() throws {

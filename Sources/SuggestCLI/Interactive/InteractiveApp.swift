@@ -78,13 +78,15 @@ final class InteractiveApp {
         draw()
     }
 
-    /// Handles `keys` in order. Returns false if one of them ended the program.
+    /// Handles `keys` in order. Returns false if one of them ended the program. While the terminal is too small
+    /// (the field is not shown) only the keys that quit or redraw count: nothing is edited unseen.
     private func handle(_ keys: [Key]) -> Bool {
         for key in keys {
             if key == .control("l") {
                 draw(clear: true)
                 continue
             }
+            if !screen.fits && key != .control("c") && key != .control("d") { continue }
             if controller.handle(key) == .quit {
                 stop()
                 return false
