@@ -156,6 +156,9 @@ struct PrefixProviderTests {
         let missing = configurationError(#"{"type":"prefix","dictionary":"nope.tsv"}"#)
         #expect(missing.contains("providers[0].dictionary"), "\(missing)")
         #expect(missing.contains("no such file"), "\(missing)")
+        // A near miss of a file beside it is named.
+        let misspeltFile = configurationError(#"{"type":"prefix","dictionary":"wrods.tsv"}"#)
+        #expect(misspeltFile.hasSuffix(#"wrods.tsv: no such file — did you mean "words.tsv"?"#), "\(misspeltFile)")
         let bad = configurationError(#"{"type":"prefix","dictionary":"bad.tsv"}"#)
         #expect(bad.contains(#"providers[0].dictionary: "#), "\(bad)")
         #expect(bad.contains(#"bad.tsv:4: weight "x" is not a number"#), "\(bad)")

@@ -57,7 +57,7 @@ public struct EngineConfiguration: Sendable {
         do {
             data = try TextFile.read(path)
         } catch {
-            throw ConfigurationErrors([ConfigurationError(file: path, message: error.description)])
+            throw ConfigurationErrors([ConfigurationError(file: path, message: TextFile.describe(error, at: path))])
         }
         let folder = (path as NSString).deletingLastPathComponent
         try self.init(

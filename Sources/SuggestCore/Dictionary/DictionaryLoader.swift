@@ -45,7 +45,7 @@ public enum DictionaryLoader: Sendable {
         } catch {
             throw DictionaryError(
                 file: path,
-                message: error == .folder ? "is a folder, not a dictionary file" : error.description
+                message: error == .folder ? "is a folder, not a dictionary file" : TextFile.describe(error, at: path)
             )
         }
         return try parse(bytes, source: path, lenient: lenient)

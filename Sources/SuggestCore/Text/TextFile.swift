@@ -44,6 +44,20 @@ package enum TextFile {
         }
     }
 
+    /// `problem` (reading `path`) in words; a missing file names the file of its folder it is likely a misspelling
+    /// of: `no such file — did you mean "food.tsv"?`.
+    package static func describe(_ problem: Problem, at path: String) -> String {
+        guard problem == .missing else { return problem.description }
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        guard !name.isEmpty,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder),
+            let nearest = NearestName.nearest(to: name, in: names.filter { !$0.hasPrefix(".") }.sorted()),
+            nearest != name
+        else { return problem.description }
+        return "no such file — did you mean \"\(nearest)\"?"
+    }
+
     /// Why what is at `path` (after links) could not be a file the engine reads or writes: nil for a regular file
     /// and for nothing at all (a file to be made).
     package static func kindProblem(_ path: String) -> Problem? {
