@@ -360,11 +360,11 @@ public final class RecentsProvider: ConfigurableProvider {
                 let lastStored = self.lastStored
                 // What the store holds dated well after the clock counts as made now (``clampFutureDates``).
                 let clamp = now()
-                let datesAhead = Locked(false)
+                var datesAhead = false
                 let merge = { (stored: [RecentSearch]?) throws -> [RecentSearch] in
                     var ledger: RecentsLedger
                     if var stored {
-                        if Self.clampFutureDates(&stored, to: clamp) { datesAhead.withLock { $0 = true } }
+                        if Self.clampFutureDates(&stored, to: clamp) { datesAhead = true }
                         ledger = Self.ledger(for: stored, after: lastStored.withLock { $0 }, halfLife: halfLife)
                         lastStored.withLock { $0 = (stored, ledger) }
                     } else {
@@ -403,7 +403,7 @@ public final class RecentsProvider: ConfigurableProvider {
                     }
                     state.saveProblem = nil
                     state.reportsLoadProblem = false
-                    state.storeDatesAhead = !compacted && (rewrite || datesAhead.withLock { $0 })
+                    state.storeDatesAhead = !compacted && (rewrite || datesAhead)
                     state.rebuild(capacity: capacity, keepsEvicted: fileStore != nil)
                 }
                 return nil

@@ -285,9 +285,9 @@ extension EngineConfiguration {
         mutating func checkSectionTitles(_ rules: [EngineOptions.SectionRule], root: JSONObject, slots: [ProviderSlot]) {
             guard root["sections"] != nil, !slots.isEmpty else { return }
             let used = Set(slots.map(\.section))
+            let unruled = used.subtracting(rules.map(\.title)).sorted()
             for (i, rule) in rules.enumerated() where !used.contains(rule.title) {
-                let unruled = used.filter { section in !rules.contains { $0.title == section } }
-                if let nearest = NearestName.nearest(to: rule.title, in: unruled.sorted()) {
+                if let nearest = NearestName.nearest(to: rule.title, in: unruled) {
                     fail(.at("sections[\(i)].title", "no provider's section is \"\(rule.title)\" — did you mean \"\(nearest)\"?"))
                 }
             }
