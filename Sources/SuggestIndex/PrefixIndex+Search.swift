@@ -69,8 +69,9 @@ extension PrefixIndex {
     /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`; see `EveryWord/typos(query:words:key:starts:lengths:)`), most
     /// popular first among the entries that start a word with the query's rarest word (and, when nothing matched
     /// without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
-    /// the words as typed found something, 16 when only typo matches are possible; at most 16 are checked for typos)
-    /// per run of keys: the work stays bounded, and typing in order, which mostly fills the list, pays for it
+    /// the words as typed found something, 48 when only typo matches are possible) per run of keys; of a run, at
+    /// most 16 entries are checked for typos, and 16 more that have every word but one as typed and the first letter
+    /// of the one left: the work stays bounded, and typing in order, which mostly fills the list, pays for it
     /// rarely.
     public func search(
         _ query: PreparedQuery,
@@ -275,6 +276,51 @@ extension PrefixIndex {
     /// The same for a run in which only matches with typos can be found (a word starts no key word as typed), and
     /// the most entries of a run checked for typos.
     static let typoPatience = 16
+    /// How many entries of a run in which only matches with typos can be found (a word starts no key word) are
+    /// looked at in vain, not counting the likely ones checked (``likelyTypoMatch(_:_:_:)``).
+    static let typoWalkPatience = 48
+    /// The most entries of a run checked for typos that have every query word but one as typed (beyond the
+    /// `typoPatience` others).
+    static let likelyTypoChecks = 16
+
+    /// The counters of the every-word step's typo checks in one run of keys: typo matches, other entries checked,
+    /// likely entries checked (``likelyTypoMatch(_:_:_:)``; they do not count against the walk's patience).
+    struct TypoCounts {
+        var matches = 0
+        var checks = 0
+        var likely = 0
+    }
+
+    /// Whether every word of `q` but at most one starts a word of `key` as typed, each a different key word (longer
+    /// words choose first), and the one left (if any) has its first byte at the start of a key word none took: the
+    /// entries where a typo match (which keeps a word's first character) is likely.
+    static func likelyTypoMatch(_ q: [UInt8], _ words: [Range<Int>], _ key: ArraySlice<UInt8>) -> Bool {
+        var used: UInt64 = 0
+        var assigned: UInt64 = 0
+        var missing = -1
+        for _ in 0..<words.count {
+            let pick = EveryWord.longestUnassigned(words, assigned)
+            guard pick >= 0 else { break }
+            assigned |= 1 << UInt64(pick)
+            if let at = EveryWord.firstWord(startingWith: q[words[pick]], in: key, from: key.startIndex, skipping: used) {
+                used |= 1 << UInt64(at.index)
+            } else {
+                guard missing < 0 else { return false }
+                missing = pick
+            }
+        }
+        guard missing >= 0 else { return true }
+        let first = q[words[missing].lowerBound]
+        var index = 0
+        var p = key.startIndex
+        while p < key.endIndex && index < 64 {
+            if key[p] == first && used & (1 << UInt64(index)) == 0 { return true }
+            while p < key.endIndex && key[p] != 0x20 { p += 1 }
+            p += 1
+            index += 1
+        }
+        return false
+    }
 
     /// The every-word step (see ``search(_:limit:infix:everyWord:into:)``): appends to `hits` entries that are not
     /// there yet whose key has every word of `q[0..<length]` (two or more) at the start of a word of its own.
@@ -360,7 +406,7 @@ extension PrefixIndex {
         let keyBytes = self.keyBytes
         let keyOffsets = self.keyOffsets
         let twins = self.twins
-        func check(_ sorted: Int, _ counts: UnsafeMutablePointer<(matches: Int, checks: Int)>) -> Bool {
+        func check(_ sorted: Int, _ counts: UnsafeMutablePointer<TypoCounts>) -> Bool {
             guard offered(sorted) else { return false }
             let entry = order[sorted]
             let twin = Self.hasTwin(twins, sorted)
@@ -380,56 +426,70 @@ extension PrefixIndex {
                     HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: tier == .wordsInOrder ? 0 : 1, hi: 0))
                 return true
             }
-            guard typos && counts.pointee.matches < need && counts.pointee.checks < Self.typoPatience else {
-                return false
+            guard typos && counts.pointee.matches < need else { return false }
+            // An entry that has every word but one as typed, and the first letter of the one left, is where a typo
+            // match most likely is ("cloud google compue" → google-cloud-compute): up to `Self.likelyTypoChecks`
+            // such entries are checked, any other entry only among the first `Self.typoPatience` checked.
+            if Self.likelyTypoMatch(q, words, key) {
+                guard counts.pointee.likely < Self.likelyTypoChecks else { return false }
+                counts.pointee.likely += 1
+            } else {
+                guard counts.pointee.checks < Self.typoPatience else { return false }
+                counts.pointee.checks += 1
             }
-            counts.pointee.checks += 1
             if let count = EveryWord.typos(query: q, words: words, key: key) {
                 found.append(HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: UInt32(1 + count), hi: 0))
                 counts.pointee.matches += 1
+                // Where no match without typos is possible, a typo match counts: the walk stops at `need`.
+                return !exact
             }
             return false
         }
         // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run
-        // (`Self.typoPatience` when only typo matches are possible).
+        // (`Self.typoWalkPatience` when only typo matches are possible).
         let patience =
-            !exact ? Self.typoPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
+            !exact ? Self.typoWalkPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
         // Every match is in the anchor's runs, and (when every word starts some key word) in the two inner runs:
         // the smaller of the two is walked. The anchor's runs are walked after the inner ones when the list may
         // still take typo matches, which need not start an inner word as typed.
         let innerFirst = exact && inner.second.size < Int.max && inner.first.size + inner.second.size < anchor.size
-        var counts = (matches: 0, checks: 0)
+        var counts = TypoCounts()
         withUnsafeMutablePointer(to: &counts) { counts in
             if innerFirst {
                 // Runs of prefixes are nested or disjoint: a run inside the other adds nothing.
                 let (a, b) = (inner.first.run, inner.second.run)
                 let runs: ((Int, Int), (Int, Int)?) =
                     a.0 <= b.0 && b.1 <= a.1 ? (a, nil) : b.0 <= a.0 && a.1 <= b.1 ? (b, nil) : (a, b)
-                _ = topK(infixRanks, runs.0, runs.1, need: need, patience: patience, heap: &heap) {
+                _ = topK(infixRanks, runs.0, runs.1, need: need, patience: patience, spared: counts, heap: &heap) {
                     check(Int(infixPositions[$0]), counts)
                 }
             }
             guard !innerFirst || (typos && found.count < need) else { return }
             counts.pointee.checks = 0
-            _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, heap: &heap) {
+            counts.pointee.likely = 0
+            _ = topK(prefixRanks, anchor.prefix, nil, need: need, patience: patience, spared: counts, heap: &heap) {
                 check($0, counts)
             }
             counts.pointee.checks = 0
-            _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, heap: &heap) {
+            counts.pointee.likely = 0
+            _ = topK(infixRanks, anchor.infix, nil, need: need, patience: patience, spared: counts, heap: &heap) {
                 check(Int(infixPositions[$0]), counts)
             }
             // Nothing without typos: the first anchor may be the misspelt word (when long enough to take a typo);
-            // look through the second one too.
-            if typos && found.count < need && counts.pointee.matches == found.count && second.size < Int.max
+            // look through the second one too. (When a word starts no key word, the first anchor is typed right
+            // unless the query has two typos: the second one is looked through only when nothing was found.)
+            if typos && found.count < (exact ? need : 1) && counts.pointee.matches == found.count
+                && second.size < Int.max
                 && EveryWord.typoBudget(forLength: anchor.length) > 0
             {
-                counts.pointee = (0, 0)
-                let patience = Self.typoPatience
-                _ = topK(prefixRanks, second.prefix, nil, need: need, patience: patience, heap: &heap) {
+                counts.pointee = TypoCounts()
+                let patience = exact ? Self.typoPatience : Self.typoWalkPatience
+                _ = topK(prefixRanks, second.prefix, nil, need: need, patience: patience, spared: counts, heap: &heap) {
                     check($0, counts)
                 }
                 counts.pointee.checks = 0
-                _ = topK(infixRanks, second.infix, nil, need: need, patience: patience, heap: &heap) {
+                counts.pointee.likely = 0
+                _ = topK(infixRanks, second.infix, nil, need: need, patience: patience, spared: counts, heap: &heap) {
                     check(Int(infixPositions[$0]), counts)
                 }
             }
@@ -464,6 +524,7 @@ extension PrefixIndex {
         _ second: (Int, Int)?,
         need: Int,
         patience: Int? = nil,
+        spared: UnsafeMutablePointer<TypoCounts>? = nil,
         heap: inout [HeapItem],
         emit: (Int) -> Bool
     ) -> Bool {
@@ -488,7 +549,8 @@ extension PrefixIndex {
                 accepted += 1
             } else {
                 rejected += 1
-                if rejected > patience { return false }
+                // Entries checked as likely typo matches do not count against the patience.
+                if rejected - (spared?.pointee.likely ?? 0) > patience { return false }
             }
             push(Int(top.lo), p)
             push(p + 1, Int(top.hi))

@@ -75,6 +75,22 @@ struct EveryWordTests {
         #expect(index.complete("g ea", everyWord: true).isEmpty)
     }
 
+    @Test func aTypoMatchBehindManyMorePopularKeysOfTheRarestWordIsFound() {
+        // "compue" starts no word: only typo matches are possible. 30 keys with "cloud" and "google" but no other
+        // word starting with "c" are more popular than "google cloud compute": they cannot match, and the walk
+        // looks past them.
+        var entries: [(text: String, weight: Double, scope: String?)] = []
+        let letters = Array("abdefghijklmnopqrstuvwxyz")
+        for i in 0..<30 {
+            let word = String(letters[i % letters.count]) + "x" + String(letters[i / letters.count])
+            entries.append((text: "google cloud \(word)", weight: Double(1_000 + i), scope: nil))
+        }
+        entries.append((text: "google cloud compute", weight: 10, scope: nil))
+        let index = PrefixIndex(dictionary: WeightedDictionary(entries: entries))
+        #expect(index.complete("cloud google compue", everyWord: true) == ["google cloud compute"])
+        #expect(index.tiers("cloud google compue", everyWord: true) == [.typos(1)])
+    }
+
     @Test func offByDefaultInTheIndexAndWithoutInfix() {
         #expect(index.complete("york new").isEmpty)
         #expect(index.complete("york new", infix: false, everyWord: true).isEmpty)
