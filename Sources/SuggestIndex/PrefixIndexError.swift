@@ -27,6 +27,9 @@ public struct PrefixIndexError: Error, Hashable, Sendable, CustomStringConvertib
         return false
     }
 
+    /// The file does not start as a prefix index does: some other file, not a damaged index.
+    public var isNotAnIndex: Bool { code == .notAnIndex }
+
     /// The file is missing or cannot be read.
     public var isUnreadable: Bool { code == .unreadable }
 

@@ -132,6 +132,10 @@ public final class PrefixProvider: ConfigurableProvider {
                 // Stale: built from another version of the dictionary; rebuild below.
             } catch let error where error.isUnsupportedVersion {
                 // Written by another version of swift-suggest: rebuild below.
+            } catch let error where error.isNotAnIndex {
+                // Some other file: never advise deleting it.
+                throw context.error(
+                    at: "index", "\(error.description); it is not an index: give \"index\" a file of its own")
             } catch {
                 throw context.error(at: "index", "\(error.description); delete it to rebuild")
             }

@@ -77,6 +77,51 @@ struct IndexFileTests {
         }
     }
 
+    /// The configuration's errors as text, or nil when it loads.
+    func errors(_ json: String, file: String? = nil) -> String? {
+        do {
+            if let file {
+                try json.write(toFile: folder + "/" + file, atomically: true, encoding: .utf8)
+                _ = try EngineConfiguration(contentsOf: folder + "/" + file, registry: registry).makeEngine()
+            } else {
+                _ = try EngineConfiguration(json: json, baseDirectory: folder, registry: registry).makeEngine()
+            }
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test func anIndexFileThatIsAnotherFileOfTheConfigurationIsAnErrorAndLeftAsItIs() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let dictionary = try String(contentsOfFile: folder + "/words.tsv", encoding: .utf8)
+        // The dictionary itself.
+        let own = errors(#"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","index":"words.tsv"}]}"#)
+        #expect(own?.contains("providers[0].index: \(folder)/words.tsv is also the dictionary of providers[0]") == true, "\(own ?? "")")
+        // Another provider's dictionary, and another provider's store.
+        let other = errors(
+            #"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv"},{"type":"prefix","id":"b","dictionary":"more.tsv","index":"words.tsv"},{"type":"recent","store":"state.bin"},{"type":"prefix","id":"c","dictionary":"words.tsv","index":"state.bin"}]}"#)
+        #expect(other?.contains("providers[1].index: \(folder)/words.tsv is also the dictionary of providers[0]") == true, "\(other ?? "")")
+        #expect(other?.contains("providers[2].store: \(folder)/state.bin is also the index of providers[3]") == true, "\(other ?? "")")
+        #expect(other?.contains("providers[3].index: \(folder)/state.bin is also the store of providers[2]") == true, "\(other ?? "")")
+        // The configuration file.
+        let config = errors(
+            #"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","index":"c.json"}]}"#, file: "c.json")
+        #expect(config?.contains("is this configuration file") == true, "\(config ?? "")")
+        #expect(try String(contentsOfFile: folder + "/words.tsv", encoding: .utf8) == dictionary)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/state.bin"))
+        // Two prefix providers of one dictionary may share an index file.
+        #expect(errors(
+            #"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","index":"w.idx"},{"type":"prefix","id":"b","dictionary":"words.tsv","index":"w.idx"}]}"#) == nil)
+        // Some other file named as the index: an error that does not advise deleting it, and the file unchanged.
+        try "my notes\n".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let notes = errors(#"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","index":"notes.txt"}]}"#)
+        #expect(notes?.contains("not a swift-suggest prefix index") == true, "\(notes ?? "")")
+        #expect(notes?.contains("give \"index\" a file of its own") == true, "\(notes ?? "")")
+        #expect(notes?.contains("delete") == false, "\(notes ?? "")")
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "my notes\n")
+    }
+
     @Test func wrongVersionIsRebuilt() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try makeEngine()

@@ -179,7 +179,11 @@ extension EngineConfiguration {
                 fail(.at("", "missing required key \"providers\""))
             case .array(let entries)?:
                 var ids: Set<String> = []
+                // An entry whose store or index file is a file the configuration uses otherwise is not built: it
+                // would write over that file (or move it aside as damaged).
+                let clashing = fileClashes(entries)
                 for (index, entry) in entries.enumerated() {
+                    guard !clashing.contains(index) else { continue }
                     var others = entries
                     others.remove(at: index)
                     if let slot = readProvider(entry, index: index, others: others, ids: &ids) { slots.append(slot) }
@@ -189,6 +193,61 @@ extension EngineConfiguration {
             }
             checkSectionTitles(options.sections, root: root, slots: slots)
             return EngineConfiguration(version: version, options: options, slots: slots)
+        }
+
+        /// The files a provider entry names: its dictionary (read) and its `"store"` or `"index"` (written), by key.
+        static func files(of entry: JSONValue) -> [(key: String, path: String, written: Bool)] {
+            guard case .object(let object) = entry else { return [] }
+            var files: [(key: String, path: String, written: Bool)] = []
+            switch object["dictionary"] {
+            case .string(let path)?: files.append(("dictionary", path, false))
+            case .object(let source)?:
+                if let path = source["path"]?.stringValue { files.append(("dictionary", path, false)) }
+            default: break
+            }
+            for key in ["store", "index"] {
+                if let path = object[key]?.stringValue, !path.isEmpty { files.append((key, path, true)) }
+            }
+            return files
+        }
+
+        /// Reports each provider entry whose `"store"` or `"index"` names the configuration file itself, a
+        /// dictionary, or a file another entry writes (two prefix indexes of one dictionary may share one file),
+        /// and returns those entries' indices.
+        mutating func fileClashes(_ entries: [JSONValue]) -> Set<Int> {
+            let context = ProviderContext(id: "", baseDirectory: baseDirectory)
+            var uses: [(entry: Int, key: String, path: String, written: Bool, dictionary: String?)] = []
+            for (index, entry) in entries.enumerated() {
+                let files = Self.files(of: entry)
+                let dictionary = files.first { $0.key == "dictionary" }.map { context.resolve($0.path) }
+                for file in files {
+                    uses.append((index, file.key, context.resolve(file.path), file.written, dictionary))
+                }
+            }
+            func same(_ a: String, _ b: String) -> Bool { a == b || TextFile.isSameFile(a, b) }
+            var clashing: Set<Int> = []
+            for use in uses where use.written {
+                let at = "providers[\(use.entry)].\(use.key)"
+                if let file, same(use.path, file) {
+                    fail(.at(at, "\(use.path) is this configuration file; give the \(use.key) a file of its own"))
+                    clashing.insert(use.entry)
+                    continue
+                }
+                for other in uses where other.entry != use.entry || other.key != use.key {
+                    guard same(use.path, other.path) else { continue }
+                    // Two indexes of one dictionary in one file: the same bytes, written once.
+                    if use.key == "index" && other.key == "index" && use.dictionary != nil
+                        && use.dictionary == other.dictionary
+                    {
+                        continue
+                    }
+                    let what = other.written ? "the \(other.key) of" : "the dictionary of"
+                    fail(.at(at, "\(use.path) is also \(what) providers[\(other.entry)]; give the \(use.key) a file of its own"))
+                    clashing.insert(use.entry)
+                    break
+                }
+            }
+            return clashing
         }
 
         mutating func readOptions(_ root: JSONObject, into options: inout EngineOptions) {
