@@ -154,8 +154,8 @@ enum ConfigurationLoader {
 /// Recent (and popular) searches that could not be saved must not vanish at exit with status 0.
 enum RecentsCheck {
     /// Tries once more to save each recents and popular provider's unsaved changes; reports those that still fail on
-    /// standard error and exits with status 1. (A popular provider whose store could not be read never writes it;
-    /// its keystrokes' notes say why.)
+    /// standard error and exits with status 1 — searches must not vanish at exit with status 0. (A popular provider
+    /// whose store could not be read never writes it: its searches are reported as not saved.)
     static func saveOrFail(_ configuration: EngineConfiguration) throws {
         var failed = false
         for case let provider as RecentsProvider in configuration.slots.map(\.provider) {
@@ -171,11 +171,13 @@ enum RecentsCheck {
             }
         }
         for case let provider as PopularProvider in configuration.slots.map(\.provider) {
-            guard provider.unsavedChangeCount > 0, provider.loadProblem == nil else { continue }
+            let count = provider.unsavedChangeCount
+            guard count > 0 else { continue }
             do {
                 try provider.synchronize()
             } catch {
-                Console.error("error: \(provider.id): popular searches not saved: \(error)")
+                let searches = count == 1 ? "1 search" : "\(count) searches"
+                Console.error("error: \(provider.id): \(searches) not saved: \(error)")
                 failed = true
             }
         }

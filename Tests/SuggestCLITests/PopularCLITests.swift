@@ -78,6 +78,19 @@ struct PopularCLITests {
         #expect(try String(contentsOfFile: store, encoding: .utf8) == contents)
     }
 
+    @Test func searchesSubmittedToAStoreThatCouldNotBeReadAreReportedAndExitWithOne() throws {
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: store))
+        let config = folder + "/app.suggest.json"
+        try Data(#"{"version":1,"providers":[{"type":"popular","store":"popular.json","minUsers":1}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let output = try CLIRunner.run(["batch", "--config", config], lines: [#"{"submit":"y"}"#, #"{"submit":"z"}"#])
+        #expect(output.status == 1)
+        #expect(output.lines.count == 2, "every line still answered")
+        #expect(output.stderr.contains("error: popular: 2 searches not saved: "), "\(output.stderr)")
+        #expect(output.stderr.contains("popular.json:1: column 1"), "\(output.stderr)")
+        #expect(try String(contentsOfFile: store, encoding: .utf8) == "hello", "the damaged store is left as it was")
+    }
+
     @Test func aBadLogLineStopsBeforeAnythingIsSaved() throws {
         let output = try record(["a\tpython", "no tab here", "b\tpython"])
         #expect(output.status == 1)
