@@ -94,7 +94,9 @@ public final class PrefixProvider: ConfigurableProvider {
                 try Self.loadOrBuild(source: source, path: path, indexPath: indexPath, context: context)
             }
             // Built by another provider first (the fuzzy provider): save it when there is no file yet.
-            if !FileManager.default.fileExists(atPath: indexPath) && built.sourceFingerprint != nil {
+            if context.cache.writesFiles && !FileManager.default.fileExists(atPath: indexPath)
+                && built.sourceFingerprint != nil
+            {
                 do {
                     try built.write(toFile: indexPath)
                 } catch {
@@ -141,6 +143,7 @@ public final class PrefixProvider: ConfigurableProvider {
             }
         }
         let built = PrefixIndex(dictionary: try context.dictionary(source), sourceFingerprint: fingerprint)
+        guard context.cache.writesFiles else { return built }
         do {
             try built.write(toFile: indexPath)
         } catch {

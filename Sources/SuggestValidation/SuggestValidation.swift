@@ -29,7 +29,8 @@ public import SuggestCore
 /// `--validator NAME`), builds it and runs it on every `*.suggest.json`.
 public enum SuggestValidation: Sendable {
     /// Checks `files` with `registry`: prints `FILE: OK (n providers: ids)` on standard output for each valid one
-    /// and `error: FILE: place: message` on standard error for every problem of the others.
+    /// and `error: FILE: place: message` on standard error for every problem of the others. Nothing is written: an
+    /// index file a configuration names is checked when it exists, and never made or rebuilt.
     /// - Returns: 0 when every file is valid, 1 otherwise.
     @discardableResult
     ///
@@ -41,7 +42,10 @@ public enum SuggestValidation: Sendable {
         var status: Int32 = 0
         for file in files {
             loading?(file)
-            let outcome = Result { () throws(ConfigurationErrors) in try EngineConfiguration(contentsOf: file, registry: registry) }
+            let outcome = Result { () throws(ConfigurationErrors) in 
+                // Nothing is written: an index file a configuration names is read when it matches, never made.
+                try EngineConfiguration(contentsOf: file, registry: registry, cache: DictionaryCache(writesFiles: false))
+            }
             loading?(nil)
             switch outcome {
             case .success(let configuration):

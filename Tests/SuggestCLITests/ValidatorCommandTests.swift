@@ -57,6 +57,29 @@ struct ValidatorCommandTests {
             ])
     }
 
+    @Test func validateWritesNoIndexFileAndChecksOneThatExists() throws {
+        let folder = NSTemporaryDirectory() + "suggest-validate-index-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "apple\t5\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
+        let config = folder + "/c.suggest.json"
+        try #"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","index":"words.idx"}]}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let missing = try CLIRunner.run(["validate", config])
+        #expect(missing.status == 0, "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/words.idx"), "validate made no index file")
+        // A stale index is left as it is; a damaged one is an error.
+        #expect(try CLIRunner.run(["index", folder + "/words.tsv"]).status == 0)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: folder + "/words.idx"))
+        try "apple\t5\nbanana\t3\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
+        #expect(try CLIRunner.run(["validate", config]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/words.idx")) == saved)
+        try Data(saved.prefix(40)).write(to: URL(fileURLWithPath: folder + "/words.idx"))
+        let damaged = try CLIRunner.run(["validate", config])
+        #expect(damaged.status == 1)
+        #expect(damaged.stderr.contains("providers[0].index"), "\(damaged.stderr)")
+    }
+
     @Test func everyFileIsCheckedAndUsageErrorsExit64() throws {
         let good = CLIRunner.fixture("colors.suggest.json")
         let both = try Self.run(["validate", good, "/nonexistent.json"])

@@ -7,7 +7,16 @@ public final class DictionaryCache: Sendable {
     private let artifacts = Mutex<[String: any Sendable]>([:])
     private let loadCount = Atomic<Int>(0)
 
-    public init() {}
+    /// Whether providers may write the files their configuration names for what they build (a prefix provider's
+    /// `"index"`): false for a check that must leave every file as it is (`suggest validate`), which then reads an
+    /// index file that matches and builds, without saving, one that is missing or stale.
+    public let writesFiles: Bool
+
+    /// A cache whose providers write the files they build.
+    public init() { writesFiles = true }
+
+    /// - Parameter writesFiles: whether providers may write the files they build (see ``writesFiles``).
+    public init(writesFiles: Bool) { self.writesFiles = writesFiles }
 
     /// How many dictionary files this cache has read (a dictionary asked for again is not read again).
     public var loads: Int { loadCount.load(ordering: .relaxed) }
