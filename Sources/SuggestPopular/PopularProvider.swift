@@ -29,7 +29,7 @@ public import SuggestPattern
 /// `LivePrefixIndex` (its own lock), which a keystroke searches without the counts' lock. Past a score of 64, a
 /// search's weight in that index is updated when it has grown by an eighth, so while typing such a search may rank by
 /// a popularity up to 12.5 % below its own (the empty field's list is exact).
-public final class PopularProvider: ConfigurableProvider {
+public final class PopularProvider: ConfigurableProvider, StoreReadingProvider {
     /// Settings of a popular-searches provider.
     public struct Options: Hashable, Sendable {
         /// How many different people must have made a search before it is shown (default 5).

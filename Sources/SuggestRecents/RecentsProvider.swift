@@ -25,7 +25,7 @@ public import SuggestPattern
 /// Safe to use from many tasks at once: the searches and their index live behind a `Mutex`. A change updates the
 /// index in place (O(log n) comparisons and a move of 8 bytes per search, plus the changed search's own bytes — not a
 /// rebuild), and a keystroke reads it while holding the lock (a few microseconds at 1,000 searches).
-public final class RecentsProvider: ConfigurableProvider {
+public final class RecentsProvider: ConfigurableProvider, StoreReadingProvider {
     /// Settings of a recents provider.
     public struct Options: Hashable, Sendable {
         /// How many searches are kept (default 100).

@@ -29,7 +29,9 @@ public import SuggestCore
 /// `--validator NAME`), builds it and runs it on every `*.suggest.json`.
 public enum SuggestValidation: Sendable {
     /// Checks `files` with `registry`: prints `FILE: OK (n providers: ids)` on standard output for each valid one
-    /// and `error: FILE: place: message` on standard error for every problem of the others. Nothing is written: an
+    /// and `error: FILE: place: message` on standard error for every problem of the others; a valid file whose
+    /// recent or popular searches store cannot be read gets `warning: FILE: providers[i].store: why` on standard
+    /// error (its status stays 0: the provider starts empty and leaves the file as it is). Nothing is written: an
     /// index file a configuration names is checked when it exists, and never made or rebuilt.
     /// - Returns: 0 when every file is valid, 1 otherwise.
     @discardableResult
@@ -51,6 +53,13 @@ public enum SuggestValidation: Sendable {
             case .success(let configuration):
                 let ids = configuration.slots.map(\.provider.id).joined(separator: ", ")
                 write("\(file): OK (\(configuration.slots.count) providers: \(ids))", to: 1)
+                // A store that cannot be read is state, not configuration: a warning (the provider starts empty and
+                // leaves the file as it is).
+                for (index, slot) in configuration.slots.enumerated() {
+                    guard let provider = slot.provider as? any StoreReadingProvider, let problem = provider.loadProblem
+                    else { continue }
+                    write("warning: \(file): providers[\(index)].store: \(problem)", to: 2)
+                }
             case .failure(let error):
                 status = 1
                 for e in error.errors { write("error: \(e)", to: 2) }

@@ -83,6 +83,10 @@ struct PopularCLITests {
         let config = folder + "/app.suggest.json"
         try Data(#"{"version":1,"providers":[{"type":"popular","store":"popular.json","minUsers":1}]}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
+        let validate = try CLIRunner.run(["validate", config])
+        #expect(validate.status == 0, "a store is state, not configuration: \(validate.stderr)")
+        #expect(validate.stderr.contains("warning: \(config): providers[0].store: could not read popular searches: "), "\(validate.stderr)")
+        #expect(validate.stderr.contains("popular.json:1: column 1"), "\(validate.stderr)")
         let output = try CLIRunner.run(["batch", "--config", config], lines: [#"{"submit":"y"}"#, #"{"submit":"z"}"#])
         #expect(output.status == 1)
         #expect(output.lines.count == 2, "every line still answered")

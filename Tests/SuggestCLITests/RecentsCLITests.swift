@@ -96,6 +96,7 @@ struct RecentsCLITests {
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let validate = try CLIRunner.run(["validate", config])
         #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stderr.hasPrefix("warning: \(config): providers[0].store: could not read recent searches: "), "\(validate.stderr)")
         let list = try CLIRunner.run(["recents", "list", "--config", config])
         #expect(list.status == 1, "a store that cannot be read")
         #expect(list.stderr.contains("is unreadable (line 1, column 3: "), "\(list.stderr)")

@@ -180,3 +180,10 @@ public struct TokenExtraction: Hashable, Sendable {
         self.replacedRanges = replacedRanges
     }
 }
+
+/// A provider that keeps its state in a store it reads when it starts (recent and popular searches): why that store
+/// could not be read, if it could not. `suggest validate` shows it as a warning at the provider's `"store"`.
+public protocol StoreReadingProvider: SuggestionProvider {
+    /// Why the store could not be read when the provider started, or nil.
+    var loadProblem: String? { get }
+}
