@@ -28,14 +28,22 @@ struct Popular: ParsableCommand {
 
         /// The provider the options name, saving only on `synchronize()`; prints what is wrong and fails otherwise.
         func provider() throws -> PopularProvider {
+            var unused: StoreLock? = nil
+            return try provider(locking: false, lock: &unused)
+        }
+
+        /// ``provider()``, with the store's lock (`<store>.lock`) taken before the store is read and held by `lock`
+        /// when `locking`.
+        func provider(locking: Bool, lock: inout StoreLock?) throws -> PopularProvider {
             let provider: PopularProvider
             switch (store, config) {
             case (let store?, nil):
                 guard !store.isEmpty else { throw ValidationError("--store: expected a file path") }
+                if locking { lock = try StoreLock(store) }
                 provider = PopularProvider(
                     store: PopularFileStore(path: store), options: .init(savesEveryChange: false))
             case (nil, let config?):
-                provider = try fromConfiguration(config)
+                provider = try fromConfiguration(config, locking: locking, lock: &lock)
             case (nil, nil):
                 throw ValidationError("name the store: --store FILE or --config FILE")
             case (.some, .some):
@@ -48,7 +56,9 @@ struct Popular: ParsableCommand {
             return provider
         }
 
-        private func fromConfiguration(_ config: String) throws -> PopularProvider {
+        private func fromConfiguration(_ config: String, locking: Bool, lock: inout StoreLock?) throws
+            -> PopularProvider
+        {
             let configuration = try ConfigurationLoader.load(config)
             let candidates = configuration.slots.compactMap { $0.provider as? PopularProvider }
             guard !candidates.isEmpty else {
@@ -80,6 +90,8 @@ struct Popular: ParsableCommand {
             }
             var options = chosen.options
             options.savesEveryChange = false
+            // Read again under the lock: the configuration's provider read the store before it was taken.
+            if locking, let file = store as? PopularFileStore { lock = try StoreLock(file.path) }
             return PopularProvider(id: chosen.id, store: store, options: options)
         }
     }
@@ -91,14 +103,19 @@ struct Popular: ParsableCommand {
                 One search per line: user<TAB>text, or user<TAB>text<TAB>results, where results is the number of \
                 results the search had (0: not counted) or true/false. Blank lines are skipped. A bad line stops \
                 the command with its line number, before anything is saved. Prints how many searches were \
-                counted and why the others were not.
+                counted and why the others were not. Two record commands on one store take turns (the second \
+                waits for the first's lock, <store>.lock); a process serving the store (suggest batch or serve) \
+                must not run meanwhile: it would save what it read before.
                 """
         )
 
         @OptionGroup var target: Target
 
         func run() throws {
-            let provider = try target.provider()
+            // Held until the store is saved: another record run reads the store only after this one wrote it.
+            var lock: StoreLock? = nil
+            let provider = try target.provider(locking: true, lock: &lock)
+            defer { withExtendedLifetime(lock) {} }
             var counts: [String: Int] = [:]
             var reader = LineReader()
             var bytes: [UInt8] = []
@@ -215,5 +232,32 @@ struct Popular: ParsableCommand {
                 Console.error("note: \(skipped) search\(skipped == 1 ? "" : "es") starting with \"#\" left out")
             }
         }
+    }
+}
+
+/// An exclusive `flock` on `<path>.lock` (the lock file the recent searches' store uses too), held until the value
+/// is released; waits while another process holds it.
+final class StoreLock {
+    private let fd: Int32
+
+    init(_ path: String) throws {
+        let lockPath = path + ".lock"
+        fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            Console.error("error: \(lockPath): cannot be opened to lock the store (\(String(cString: strerror(errno))))")
+            throw ExitCode.failure
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                Console.error("error: \(lockPath): cannot be locked (\(String(cString: strerror(errno))))")
+                close(fd)
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
     }
 }

@@ -95,6 +95,51 @@ struct PopularCLITests {
         #expect(try String(contentsOfFile: store, encoding: .utf8) == "hello", "the damaged store is left as it was")
     }
 
+    @Test func twoRecordRunsOnOneStoreTakeTurnsAndKeepBothLogs() throws {
+        // The first run holds the store's lock while it reads its log; the second waits for it, then reads what the
+        // first saved (without the lock, both read an empty store and the last to save wins).
+        let first = Process()
+        first.executableURL = CLIRunner.executable
+        first.arguments = ["popular", "record", "--store", store]
+        let input = Pipe()
+        first.standardInput = input
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        input.fileHandleForWriting.write(Data((0..<50).map { "a\($0)\tfirst log\n" }.joined().utf8))
+        // The lock file appears once the first run holds the lock (before it reads the store).
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: store + ".lock") && waited < 1_000 {
+            usleep(10_000)
+            waited += 1
+        }
+        let second = Process()
+        second.executableURL = CLIRunner.executable
+        second.arguments = ["popular", "record", "--store", store]
+        let secondInput = Pipe()
+        second.standardInput = secondInput
+        second.standardError = FileHandle.nullDevice
+        try second.run()
+        secondInput.fileHandleForWriting.write(Data((0..<50).map { "b\($0)\tsecond log\n" }.joined().utf8))
+        try secondInput.fileHandleForWriting.close()
+        // Without the lock the second run would read the empty store, save its log and exit while the first still
+        // reads: give it that chance (the first then saves over it). With the lock it waits for the first.
+        var polls = 0
+        while second.isRunning && polls < 200 {
+            usleep(10_000)
+            polls += 1
+        }
+        try input.fileHandleForWriting.close()
+        first.waitUntilExit()
+        second.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(second.terminationStatus == 0)
+        let list = try CLIRunner.run(["popular", "list", "--store", store, "--json"])
+        let users = try list.lines.map { try CLIRunner.json($0) }.reduce(into: [String: Int]()) {
+            $0[$1["text"] as? String ?? ""] = $1["users"] as? Int
+        }
+        #expect(users == ["first log": 50, "second log": 50])
+    }
+
     @Test func aBadLogLineStopsBeforeAnythingIsSaved() throws {
         let output = try record(["a\tpython", "no tab here", "b\tpython"])
         #expect(output.status == 1)
