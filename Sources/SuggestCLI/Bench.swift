@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Suggest
 import SuggestBench
+import SuggestIndex
 
 /// `suggest bench CONFIG`: the latency of this configuration on its own data. Typing sessions drawn by weight from
 /// the configuration's dictionaries (or a `--queries` file), typed letter by letter, some misspelt and corrected with
@@ -90,6 +91,12 @@ struct Bench: AsyncParsableCommand {
         // Files that can be checked before the configuration loads (which takes seconds for big dictionaries).
         let baselineReport = try baseline.map { path in try orExit { try LatencyReport(baselineFile: path) } }
         let searches = try queries.map { path in try orExit { try Self.readQueries(path) } }
+        // An output file that cannot be written is an error before the sessions run, not after.
+        for (path, option) in [(html, "--html"), (svg, "--svg")] {
+            guard let path, let problem = Self.outputProblem(path) else { continue }
+            Console.error("error: \(option) \(path): cannot be written (\(problem))")
+            throw ExitCode(1)
+        }
 
         let loadStart = ContinuousClock.now
         let configuration = try ConfigurationLoader.load(config)
@@ -172,11 +179,26 @@ struct Bench: AsyncParsableCommand {
 
     private func write(_ text: String, to path: String, option: String) throws {
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            try AtomicFileWriter.write(Array(text.utf8), to: path)
         } catch {
-            Console.error("error: \(option) \(path): cannot be written (\((error as NSError).localizedDescription))")
+            Console.error("error: \(option) \(path): cannot be written (\(error.reason))")
             throw ExitCode(1)
         }
+    }
+
+    /// Why a report could not be written at `path`, when that shows before writing: a folder (or another kind of
+    /// file) there, or a folder that does not exist.
+    static func outputProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            return isFolder.boolValue ? "is a folder" : nil
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return nil }
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            return "the folder \(folder) does not exist"
+        }
+        return isFolder.boolValue ? nil : "\(folder) is not a folder"
     }
 
     /// The searches of a `--queries` file: one a line, blank lines skipped, a `\r` before `\n` ignored.

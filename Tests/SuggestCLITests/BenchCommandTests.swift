@@ -285,6 +285,15 @@ struct BenchCommandTests {
         }
         let unwritable = try CLIRunner.run(["bench", w.config, "--sessions", "3", "--html", "/nonexistent/dir/b.html"])
         #expect(unwritable.status == 1)
-        #expect(unwritable.stderr.hasPrefix("error: --html /nonexistent/dir/b.html: cannot be written"))
+        #expect(
+            unwritable.stderr == "error: --html /nonexistent/dir/b.html: cannot be written (the folder /nonexistent/dir does not exist)\n",
+            "before the sessions run: \(unwritable.stderr)")
+        #expect(unwritable.stdout.isEmpty, "no report when it cannot be written")
+        let charts: String = w.path("charts")
+        try FileManager.default.createDirectory(atPath: charts, withIntermediateDirectories: true)
+        let onAFolder = try CLIRunner.run(["bench", w.config, "--sessions", "3", "--svg", charts])
+        #expect(onAFolder.status == 1)
+        let expected = "error: --svg " + charts + ": cannot be written (is a folder)\n"
+        #expect(onAFolder.stderr == expected)
     }
 }
