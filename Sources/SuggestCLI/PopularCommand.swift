@@ -27,6 +27,16 @@ struct Popular: ParsableCommand {
         var id: String?
 
         /// The provider the options name, saving only on `synchronize()`; prints what is wrong and fails otherwise.
+        /// The store named once (checked before `run`, so that a usage error shows the subcommand's usage).
+        func validate() throws {
+            switch (store, config) {
+            case (nil, nil): throw ValidationError("name the store: --store FILE or --config FILE")
+            case (.some, .some): throw ValidationError("--store and --config cannot be used together")
+            case (let store?, nil) where store.isEmpty: throw ValidationError("--store: expected a file path")
+            default: break
+            }
+        }
+
         func provider() throws -> PopularProvider {
             var unused: StoreLock? = nil
             return try provider(locking: false, lock: &unused)

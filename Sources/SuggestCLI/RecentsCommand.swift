@@ -121,6 +121,11 @@ struct Recents: ParsableCommand {
         @Option(name: .customLong("token"), help: "A token of the search, as kind:value (repeat for several).")
         var tokens: [String] = []
 
+        /// Tokens checked before `run`, so that a usage error shows this subcommand's usage.
+        func validate() throws {
+            for token in tokens { _ = try SearchToken.commandLine(token) }
+        }
+
         func run() throws {
             var query = SearchQuery(text: text)
             for token in tokens { query.tokens.append(try SearchToken.commandLine(token)) }

@@ -153,6 +153,10 @@ struct PopularCLITests {
         let neither = try CLIRunner.run(["popular", "export"])
         #expect(neither.status == 64)
         #expect(neither.stderr.contains("--store FILE or --config FILE"))
+        #expect(neither.stderr.contains("Usage: suggest popular export "), "the subcommand's usage: \(neither.stderr)")
+        let both = try CLIRunner.run(["popular", "list", "--store", store, "--config", store])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("Usage: suggest popular list "), "\(both.stderr)")
         let noMin = try CLIRunner.run(["popular", "export", "--store", store, "--min-users", "0"])
         #expect(noMin.status == 64)
     }

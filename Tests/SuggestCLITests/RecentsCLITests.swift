@@ -205,6 +205,10 @@ struct RecentsCLITests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no recent search \"second\""))
         #expect(try CLIRunner.run(["recents", "list", "--config", config]).lines.count == 2)
+        let badToken = try CLIRunner.run(["recents", "remove", "first", "--token", "bad", "--config", config])
+        #expect(badToken.status == 64)
+        #expect(badToken.stderr.contains("--token bad: expected kind:value"), "\(badToken.stderr)")
+        #expect(badToken.stderr.contains("Usage: suggest recents remove "), "the subcommand's usage: \(badToken.stderr)")
 
         let cleared = try CLIRunner.run(["recents", "clear", "--config", config])
         #expect(cleared.status == 0)
