@@ -45,6 +45,10 @@ public final class PrefixProvider: ConfigurableProvider {
             infix = try c.decodeIfPresent(Bool.self, forKey: .infix) ?? true
             everyWord = try c.decodeIfPresent(Bool.self, forKey: .everyWord) ?? true
             index = try c.decodeIfPresent(String.self, forKey: .index)
+            if index?.isEmpty == true {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .index, in: c, debugDescription: "expected a file path, found an empty string")
+            }
         }
     }
 

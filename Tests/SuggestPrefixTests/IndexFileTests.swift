@@ -122,6 +122,18 @@ struct IndexFileTests {
         #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "my notes\n")
     }
 
+    @Test func anEmptyDictionaryOrIndexPathIsAnErrorAtItsKey() {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (json, message) in [
+            (#"{"type":"prefix","dictionary":""}"#, "providers[0].dictionary: expected a file path, found an empty string"),
+            (#"{"type":"prefix","dictionary":{"path":""}}"#, "providers[0].dictionary.path: expected a file path, found an empty string"),
+            (#"{"type":"prefix","dictionary":"words.tsv","index":""}"#, "providers[0].index: expected a file path, found an empty string"),
+        ] {
+            let error = errors(#"{"version":1,"providers":["# + json + "]}")
+            #expect(error?.contains(message) == true, "\(error ?? "loaded")")
+        }
+    }
+
     @Test func wrongVersionIsRebuilt() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try makeEngine()

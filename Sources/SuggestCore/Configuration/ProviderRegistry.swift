@@ -141,14 +141,20 @@ public struct DictionarySource: Decodable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let path = try? single.decode(String.self) {
+            guard !path.isEmpty else {
+                throw DecodingError.dataCorruptedError(
+                    in: single, debugDescription: "expected a file path, found an empty string")
+            }
             self.init(path: path)
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            path: try c.decode(String.self, forKey: .path),
-            lenient: try c.decodeIfPresent(Bool.self, forKey: .lenient) ?? false
-        )
+        let path = try c.decode(String.self, forKey: .path)
+        guard !path.isEmpty else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .path, in: c, debugDescription: "expected a file path, found an empty string")
+        }
+        self.init(path: path, lenient: try c.decodeIfPresent(Bool.self, forKey: .lenient) ?? false)
     }
 }
 
