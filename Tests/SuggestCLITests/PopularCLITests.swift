@@ -98,29 +98,27 @@ struct PopularCLITests {
     @Test func twoRecordRunsOnOneStoreTakeTurnsAndKeepBothLogs() throws {
         // The first run holds the store's lock while it reads its log; the second waits for it, then reads what the
         // first saved (without the lock, both read an empty store and the last to save wins).
-        let first = Process()
-        first.executableURL = CLIRunner.executable
-        first.arguments = ["popular", "record", "--store", store]
-        let input = Pipe()
-        first.standardInput = input
-        first.standardError = FileHandle.nullDevice
-        try first.run()
-        input.fileHandleForWriting.write(Data((0..<50).map { "a\($0)\tfirst log\n" }.joined().utf8))
+        // `suggest popular record` running, `text` searched by 50 people written to its standard input (kept open).
+        func recording(_ text: String) throws -> (process: Process, input: FileHandle) {
+            let process = Process()
+            process.executableURL = CLIRunner.executable
+            process.arguments = ["popular", "record", "--store", store]
+            let input = Pipe()
+            process.standardInput = input
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data((0..<50).map { "\(text)\($0)\t\(text)\n" }.joined().utf8))
+            return (process, input.fileHandleForWriting)
+        }
+        let (first, input) = try recording("first log")
         // The lock file appears once the first run holds the lock (before it reads the store).
         var waited = 0
         while !FileManager.default.fileExists(atPath: store + ".lock") && waited < 1_000 {
             usleep(10_000)
             waited += 1
         }
-        let second = Process()
-        second.executableURL = CLIRunner.executable
-        second.arguments = ["popular", "record", "--store", store]
-        let secondInput = Pipe()
-        second.standardInput = secondInput
-        second.standardError = FileHandle.nullDevice
-        try second.run()
-        secondInput.fileHandleForWriting.write(Data((0..<50).map { "b\($0)\tsecond log\n" }.joined().utf8))
-        try secondInput.fileHandleForWriting.close()
+        let (second, secondInput) = try recording("second log")
+        try secondInput.close()
         // Without the lock the second run would read the empty store, save its log and exit while the first still
         // reads: give it that chance (the first then saves over it). With the lock it waits for the first.
         var polls = 0
@@ -128,7 +126,7 @@ struct PopularCLITests {
             usleep(10_000)
             polls += 1
         }
-        try input.fileHandleForWriting.close()
+        try input.close()
         first.waitUntilExit()
         second.waitUntilExit()
         #expect(first.terminationStatus == 0)
