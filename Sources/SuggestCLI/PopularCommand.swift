@@ -26,7 +26,6 @@ struct Popular: ParsableCommand {
         @Option(help: "The id of the \"popular\" provider, when the configuration has several.")
         var id: String?
 
-        /// The provider the options name, saving only on `synchronize()`; prints what is wrong and fails otherwise.
         /// The store named once (checked before `run`, so that a usage error shows the subcommand's usage).
         func validate() throws {
             switch (store, config) {
@@ -37,27 +36,24 @@ struct Popular: ParsableCommand {
             }
         }
 
+        /// The provider the options name, saving only on `synchronize()`; prints what is wrong and fails otherwise.
         func provider() throws -> PopularProvider {
-            var unused: StoreLock? = nil
+            var unused: FileLock? = nil
             return try provider(locking: false, lock: &unused)
         }
 
         /// ``provider()``, with the store's lock (`<store>.lock`) taken before the store is read and held by `lock`
         /// when `locking`.
-        func provider(locking: Bool, lock: inout StoreLock?) throws -> PopularProvider {
+        func provider(locking: Bool, lock: inout FileLock?) throws -> PopularProvider {
             let provider: PopularProvider
-            switch (store, config) {
-            case (let store?, nil):
-                guard !store.isEmpty else { throw ValidationError("--store: expected a file path") }
-                if locking { lock = try StoreLock(store) }
+            // `validate()` made sure that exactly one of --store and --config names the store.
+            if let config {
+                provider = try fromConfiguration(config, locking: locking, lock: &lock)
+            } else {
+                let store = self.store ?? ""
+                if locking { lock = try Self.lock(store) }
                 provider = PopularProvider(
                     store: PopularFileStore(path: store), options: .init(savesEveryChange: false))
-            case (nil, let config?):
-                provider = try fromConfiguration(config, locking: locking, lock: &lock)
-            case (nil, nil):
-                throw ValidationError("name the store: --store FILE or --config FILE")
-            case (.some, .some):
-                throw ValidationError("--store and --config cannot be used together")
             }
             if let problem = provider.loadProblem {
                 Console.error("error: \(problem)")
@@ -66,7 +62,17 @@ struct Popular: ParsableCommand {
             return provider
         }
 
-        private func fromConfiguration(_ config: String, locking: Bool, lock: inout StoreLock?) throws
+        /// The lock of the store at `path`; prints why it cannot be taken and fails otherwise.
+        static func lock(_ path: String) throws -> FileLock {
+            do {
+                return try FileLock(path + ".lock")
+            } catch {
+                Console.error("error: \(path): cannot \(error.operation) (\(error.reason))")
+                throw ExitCode.failure
+            }
+        }
+
+        private func fromConfiguration(_ config: String, locking: Bool, lock: inout FileLock?) throws
             -> PopularProvider
         {
             let configuration = try ConfigurationLoader.load(config)
@@ -101,7 +107,7 @@ struct Popular: ParsableCommand {
             var options = chosen.options
             options.savesEveryChange = false
             // Read again under the lock: the configuration's provider read the store before it was taken.
-            if locking, let file = store as? PopularFileStore { lock = try StoreLock(file.path) }
+            if locking, let file = store as? PopularFileStore { lock = try Self.lock(file.path) }
             return PopularProvider(id: chosen.id, store: store, options: options)
         }
     }
@@ -123,7 +129,7 @@ struct Popular: ParsableCommand {
 
         func run() throws {
             // Held until the store is saved: another record run reads the store only after this one wrote it.
-            var lock: StoreLock? = nil
+            var lock: FileLock? = nil
             let provider = try target.provider(locking: true, lock: &lock)
             defer { withExtendedLifetime(lock) {} }
             var counts: [String: Int] = [:]
@@ -242,32 +248,5 @@ struct Popular: ParsableCommand {
                 Console.error("note: \(skipped) search\(skipped == 1 ? "" : "es") starting with \"#\" left out")
             }
         }
-    }
-}
-
-/// An exclusive `flock` on `<path>.lock` (the lock file the recent searches' store uses too), held until the value
-/// is released; waits while another process holds it.
-final class StoreLock {
-    private let fd: Int32
-
-    init(_ path: String) throws {
-        let lockPath = path + ".lock"
-        fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            Console.error("error: \(lockPath): cannot be opened to lock the store (\(String(cString: strerror(errno))))")
-            throw ExitCode.failure
-        }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                Console.error("error: \(lockPath): cannot be locked (\(String(cString: strerror(errno))))")
-                close(fd)
-                throw ExitCode.failure
-            }
-        }
-    }
-
-    deinit {
-        flock(fd, LOCK_UN)
-        close(fd)
     }
 }

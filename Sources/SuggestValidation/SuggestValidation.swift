@@ -44,7 +44,7 @@ public enum SuggestValidation: Sendable {
         var status: Int32 = 0
         for file in files {
             loading?(file)
-            let outcome = Result { () throws(ConfigurationErrors) in 
+            let outcome = Result { () throws(ConfigurationErrors) in
                 // Nothing is written: an index file a configuration names is read when it matches, never made.
                 try EngineConfiguration(contentsOf: file, registry: registry, cache: DictionaryCache(writesFiles: false))
             }

@@ -195,18 +195,19 @@ extension EngineConfiguration {
             return EngineConfiguration(version: version, options: options, slots: slots)
         }
 
-        /// The files a provider entry names: its dictionary (read) and its `"store"` or `"index"` (written), by key.
-        static func files(of entry: JSONValue) -> [(key: String, path: String, written: Bool)] {
+        /// The files a provider entry names, by key: its `"dictionary"` (read) and its `"store"` or `"index"`
+        /// (written).
+        static func files(of entry: JSONValue) -> [(key: String, path: String)] {
             guard case .object(let object) = entry else { return [] }
-            var files: [(key: String, path: String, written: Bool)] = []
+            var files: [(key: String, path: String)] = []
             switch object["dictionary"] {
-            case .string(let path)?: files.append(("dictionary", path, false))
+            case .string(let path)?: files.append(("dictionary", path))
             case .object(let source)?:
-                if let path = source["path"]?.stringValue { files.append(("dictionary", path, false)) }
+                if let path = source["path"]?.stringValue { files.append(("dictionary", path)) }
             default: break
             }
             for key in ["store", "index"] {
-                if let path = object[key]?.stringValue, !path.isEmpty { files.append((key, path, true)) }
+                if let path = object[key]?.stringValue, !path.isEmpty { files.append((key, path)) }
             }
             return files
         }
@@ -216,17 +217,17 @@ extension EngineConfiguration {
         /// and returns those entries' indices.
         mutating func fileClashes(_ entries: [JSONValue]) -> Set<Int> {
             let context = ProviderContext(id: "", baseDirectory: baseDirectory)
-            var uses: [(entry: Int, key: String, path: String, written: Bool, dictionary: String?)] = []
+            var uses: [(entry: Int, key: String, path: String, dictionary: String?)] = []
             for (index, entry) in entries.enumerated() {
                 let files = Self.files(of: entry)
                 let dictionary = files.first { $0.key == "dictionary" }.map { context.resolve($0.path) }
                 for file in files {
-                    uses.append((index, file.key, context.resolve(file.path), file.written, dictionary))
+                    uses.append((index, file.key, context.resolve(file.path), dictionary))
                 }
             }
             func same(_ a: String, _ b: String) -> Bool { a == b || TextFile.isSameFile(a, b) }
             var clashing: Set<Int> = []
-            for use in uses where use.written {
+            for use in uses where use.key != "dictionary" {
                 let at = "providers[\(use.entry)].\(use.key)"
                 if let file, same(use.path, file) {
                     fail(.at(at, "\(use.path) is this configuration file; give the \(use.key) a file of its own"))
@@ -241,8 +242,7 @@ extension EngineConfiguration {
                     {
                         continue
                     }
-                    let what = other.written ? "the \(other.key) of" : "the dictionary of"
-                    fail(.at(at, "\(use.path) is also \(what) providers[\(other.entry)]; give the \(use.key) a file of its own"))
+                    fail(.at(at, "\(use.path) is also the \(other.key) of providers[\(other.entry)]; give the \(use.key) a file of its own"))
                     clashing.insert(use.entry)
                     break
                 }

@@ -525,15 +525,13 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// target share one lock). `flock` locks belong to the open file, so two stores in one process exclude each other
     /// as two processes do.
     private func withFileLock<T>(_ file: String, _ body: () throws -> T) throws -> T {
-        let lockPath = file + ".lock"
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ioError("open lock file \(lockPath)") }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw ioError("lock \(lockPath)") }
+        let lock: FileLock
+        do {
+            lock = try FileLock(file + ".lock")
+        } catch {
+            throw RecentsStoreError.io(error.operation, path: path, errno: error.code, reason: error.reason)
         }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
+        return try withExtendedLifetime(lock) { try body() }
     }
 
     // MARK: Helpers
