@@ -2,7 +2,7 @@
 """Recall when people type the words of a name in another order, or only the first letters of each word.
 
 Usage: python3 Benchmarks/Scripts/word-order-quality.py --bin PATH/suggest [--n 2000] [--seed 1] [--letters 3]
-           [--provider-extra JSON] [--fuzzy-alone]
+           [--provider-extra JSON] [--fuzzy-alone] [--at 5]
   Data: Benchmarks/.data/pypi-names.tsv and Benchmarks/.data/words-200k.tsv (made by quality-report.sh).
 
 For each list, N targets are drawn by weight (with a fixed seed) among the entries of two or more words (words: split
@@ -16,8 +16,9 @@ quality report's configuration; with `--fuzzy-alone`, the fuzzy provider alone; 
     without one are left out), never in the first letter: a letter left out, doubled, replaced by another, or two
     neighbours swapped, drawn with a second random stream (seed + 1), so the other sessions stay the same:
     `framwork django rest`.
-recall@5: the share of targets that are among the first five suggestions (compared folded: case and separators do
-not count) at some keystroke before the session's last one, and at its last one.
+recall@5: the share of targets that are among the first five suggestions (with `--at K`, the first K: 10 for the
+whole list; compared folded: case and separators do not count) at some keystroke before the session's last one,
+and at its last one.
 """
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ def sessions(targets: list[str], letters: int, rng: random.Random, seed: int) ->
 
 
 def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]],
-        fuzzy_alone: bool = False) -> tuple[float, float, int]:
+        fuzzy_alone: bool = False, at: int = 5) -> tuple[float, float, int]:
     fuzzy = {"type": "fuzzy", "dictionary": dictionary, **extra}
     providers = [fuzzy] if fuzzy_alone else [
         {"type": "recent"}, {"type": "prefix", "dictionary": dictionary, **extra}, fuzzy]
@@ -127,7 +128,7 @@ def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]],
         keystrokes += 1
         k, last = owner
         answer = json.loads(line)
-        shown = [fold(s.get("title", s.get("text", ""))) for s in answer.get("suggestions", [])[:5]]
+        shown = [fold(s.get("title", s.get("text", ""))) for s in answer.get("suggestions", [])[:at]]
         if fold(pairs[k][0]) in shown:
             (at_end if last else before).add(k)
     n = len(pairs)
@@ -142,9 +143,11 @@ def main() -> None:
     parser.add_argument("--letters", type=int, default=3)
     parser.add_argument("--provider-extra", default="{}")
     parser.add_argument("--fuzzy-alone", action="store_true", help="the fuzzy provider alone")
+    parser.add_argument("--at", type=int, default=5, help="recall among the first AT suggestions (default 5)")
     args = parser.parse_args()
     extra = json.loads(args.provider_extra)
-    print("| list | sessions | targets | keystrokes | recall@5 before the last letter | recall@5 by the last letter |")
+    at = args.at
+    print(f"| list | sessions | targets | keystrokes | recall@{at} before the last letter | recall@{at} by the last letter |")
     print("|---|---|---|---|---|---|")
     for label, file in (("PyPI names", "pypi-names.tsv"), ("English words", "words-200k.tsv")):
         path = os.path.join(DATA, file)
@@ -155,7 +158,7 @@ def main() -> None:
         rng = random.Random(args.seed)
         targets = draw(names, weights, args.n, rng)
         for kind, pairs in sessions(targets, args.letters, rng, args.seed).items():
-            before, by_end, keystrokes = run(args.bin, path, extra, pairs, args.fuzzy_alone)
+            before, by_end, keystrokes = run(args.bin, path, extra, pairs, args.fuzzy_alone, at)
             print(f"| {label} | {kind} | {len(pairs):,} | {keystrokes:,} | {before:.3f} | {by_end:.3f} |")
 
 

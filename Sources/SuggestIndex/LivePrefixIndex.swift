@@ -144,7 +144,7 @@ public final class LivePrefixIndex: Sendable {
     ///   - limit: the most completions to return.
     ///   - infix: whether inner word starts match too.
     ///   - buffer: reused memory for the base search.
-    ///   - everyWord: whether a query of several words whose words as typed fill less than half of `limit` also
+    ///   - everyWord: whether a query of several words whose words as typed fill less than `limit` also
     ///     matches entries where every word starts a word, in any order (see `PrefixIndex/search(_:limit:infix:everyWord:into:)`).
     public func search(
         _ query: PreparedQuery,

@@ -63,16 +63,16 @@ extension PrefixIndex {
 
     /// Finds the best completions of a prepared query (its words joined by single spaces; the last word is a
     /// prefix unless the text ended with a separator).
-    /// With `everyWord` (and `infix`), a query of several words whose matches this way fill less than half of
-    /// `limit` also finds entries where every word starts a word of the key, after those matches: in order
+    /// With `everyWord` (and `infix`), a query of several words whose matches this way fill less than `limit`
+    /// also finds entries where every word starts a word of the key, after those matches: in order
     /// (`MatchTier.wordsInOrder`), then in any order (`MatchTier.wordsAnyOrder`), then with typos in some words
     /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`; see `EveryWord/typos(query:words:key:starts:lengths:)`), most
     /// popular first among the entries that start a word with the query's rarest word (and, when nothing matched
     /// without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
-    /// the words as typed found something, 48 when only typo matches are possible) per run of keys; of a run, at
-    /// most 16 entries are checked for typos, and 16 more that have every word but one as typed and the first letter
-    /// of the one left: the work stays bounded, and typing in order, which mostly fills the list, pays for it
-    /// rarely.
+    /// the words as typed found something, 8 when they fill half of `limit` or more, 48 when only typo matches are
+    /// possible) per run of keys; of a run, at most 16 entries are checked for typos, and 16 more that have every
+    /// word but one as typed and the first letter of the one left: the work stays bounded, and typing in order,
+    /// which mostly fills the list, pays for it rarely.
     public func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -222,7 +222,7 @@ extension PrefixIndex {
         }
         guard infix, hits.count < limit, !infixPositions.isEmpty else { return }
         defer {
-            if everyWord && hits.count * 2 < limit {
+            if everyWord && hits.count < limit {
                 everyWordMatches(
                     q, length, limit: limit, hits: &hits, heap: &heap, found: &spare, words: &words, word: &word,
                     offered: offered)
@@ -273,6 +273,8 @@ extension PrefixIndex {
     static let everyWordPatience = 128
     /// The same when the words as typed found something already (the list is not full): fewer entries are looked at.
     static let everyWordPatienceAfterHits = 32
+    /// The same when the words as typed fill half of the list or more (its matches could only fill the rest).
+    static let everyWordPatienceHalfFull = 8
     /// The same for a run in which only matches with typos can be found (a word starts no key word as typed), and
     /// the most entries of a run checked for typos.
     static let typoPatience = 16
@@ -448,7 +450,9 @@ extension PrefixIndex {
         // Entries are looked at most popular first, at most `Self.everyWordPatience` that do not match per run
         // (`Self.typoWalkPatience` when only typo matches are possible).
         let patience =
-            !exact ? Self.typoWalkPatience : hits.isEmpty ? Self.everyWordPatience : Self.everyWordPatienceAfterHits
+            !exact ? Self.typoWalkPatience
+            : hits.isEmpty ? Self.everyWordPatience
+            : hits.count * 2 < limit ? Self.everyWordPatienceAfterHits : Self.everyWordPatienceHalfFull
         // Every match is in the anchor's runs, and (when every word starts some key word) in the two inner runs:
         // the smaller of the two is walked. The anchor's runs are walked after the inner ones when the list may
         // still take typo matches, which need not start an inner word as typed.
