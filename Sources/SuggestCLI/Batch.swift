@@ -22,6 +22,7 @@ struct Batch: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try ConfigurationLoader.load(config)
+        RecentsCheck.warnUnreadStores(configuration, file: config)
         var processor = BatchProcessor(engine: configuration.makeEngine())
         processor.reportsProviders = diagnostics
         // A reader that goes away is a write error (EPIPE) reported below, not a silent death by SIGPIPE.

@@ -37,9 +37,15 @@ struct Popular: ParsableCommand {
         }
 
         /// The provider the options name, saving only on `synchronize()`; prints what is wrong and fails otherwise.
+        /// A store file that does not exist yet is an empty store, with a note on standard error (a misspelt path
+        /// would otherwise look like a store that learned nothing).
         func provider() throws -> PopularProvider {
             var unused: FileLock? = nil
-            return try provider(locking: false, lock: &unused)
+            let provider = try provider(locking: false, lock: &unused)
+            if let file = provider.store as? PopularFileStore, !FileManager.default.fileExists(atPath: file.path) {
+                Console.error("note: \(file.path): no such file yet; the store is empty")
+            }
+            return provider
         }
 
         /// ``provider()``, with the store's lock (`<store>.lock`) taken before the store is read and held by `lock`
@@ -64,6 +70,12 @@ struct Popular: ParsableCommand {
 
         /// The lock of the store at `path`; prints why it cannot be taken and fails otherwise.
         static func lock(_ path: String) throws -> FileLock {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                Console.error("error: \(path): the folder \(folder) does not exist")
+                throw ExitCode.failure
+            }
             do {
                 return try FileLock(path + ".lock")
             } catch {

@@ -30,7 +30,9 @@ struct Query: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let engine = try ConfigurationLoader.load(config).makeEngine()
+        let configuration = try ConfigurationLoader.load(config)
+        RecentsCheck.warnUnreadStores(configuration, file: config)
+        let engine = configuration.makeEngine()
         let tokens = try token.map(SearchToken.commandLine)
         let query = SearchQuery(text: text, tokens: tokens, scope: scope.map { SearchScope($0) })
         // Remote and PostgreSQL providers answer within their deadlines.

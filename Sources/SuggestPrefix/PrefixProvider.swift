@@ -10,8 +10,8 @@ import Synchronization
 /// ```
 /// - `dictionary` (required): a TSV file `text<TAB>weight[<TAB>scope]`, or `{ "path": …, "lenient": true }`.
 /// - `infix` (default true): also match at inner word starts ("york" → "New York"), ranked below prefixes.
-/// - `everyWord` (default true, needs `infix`): a query of several words whose words as typed fill less than half
-///   of the list also matches entries where every word starts a word, in order ("dj re fr" →
+/// - `everyWord` (default true, needs `infix`): a query of several words whose words as typed do not fill the list
+///   also matches entries where every word starts a word, in order ("dj re fr" →
 ///   "django-rest-framework"), then in any order ("mermaid lit" → "The Little Mermaid"), then with typos in some
 ///   words ("mermaid litle", `.oneTypo`), after the matches as typed.
 /// - `index` (optional): a saved index file. Loaded when it exists and was built from the same dictionary bytes;
@@ -24,7 +24,7 @@ public final class PrefixProvider: ConfigurableProvider {
     public struct Configuration: Decodable, Sendable {
         public var dictionary: DictionarySource
         public var infix: Bool
-        /// Whether a query of several words whose words as typed fill less than half of the list may also match
+        /// Whether a query of several words whose words as typed do not fill the list may also match
         /// entries where every word starts a word, in any order (default true).
         public var everyWord: Bool
         /// A saved index file (relative to the configuration file).
@@ -62,7 +62,7 @@ public final class PrefixProvider: ConfigurableProvider {
     public let id: String
     /// Whether inner word starts match.
     public let infix: Bool
-    /// Whether a query of several words whose words as typed fill less than half of the list may also match entries
+    /// Whether a query of several words whose words as typed do not fill the list may also match entries
     /// where every word starts a word, in any order (with ``infix``).
     public let everyWord: Bool
     /// The index with its live overlay.
@@ -93,7 +93,9 @@ public final class PrefixProvider: ConfigurableProvider {
         // the fuzzy provider on the same dictionary.
         let key = PrefixIndex.cacheKey(dictionaryPath: path, lenient: source.lenient)
         if let indexFile = configuration.index {
-            let indexPath = context.resolve(indexFile)
+            // Its folder must exist (checked before the dictionary is read, and by `suggest validate`, which
+            // writes nothing): otherwise the index could be neither read nor written.
+            let indexPath = try context.storeFile(indexFile, key: "index")
             built = try context.cache.artifact(key) {
                 try Self.loadOrBuild(source: source, path: path, indexPath: indexPath, context: context)
             }

@@ -184,6 +184,9 @@ extension TokenProvider {
             } else if rule.kind?.isEmpty == true {
                 errors.append(context.error(at: "rules[\(i)].kind", "a kind must not be empty"))
             }
+            if let display = rule.display, let problem = Self.displayPlaceholderProblem(display) {
+                errors.append(context.error(at: "rules[\(i)].display", problem))
+            }
             if rule.pattern.isEmpty {
                 errors.append(context.error(at: "rules[\(i)].pattern", "a pattern must not be empty"))
                 continue
@@ -351,5 +354,29 @@ extension TokenProvider {
             if !entry.isEmpty { values.append(entry) }
         }
         return values
+    }
+
+    /// The placeholders a rule's `display` may hold.
+    static let displayPlaceholders = ["value", "kind"]
+
+    /// A `$word` in a display template that is not a placeholder but close to one (`$valu`, `$Kind`): it would be
+    /// shown as typed. Other `$` words (`$USD`) are text. Nil when there is none.
+    static func displayPlaceholderProblem(_ display: String) -> String? {
+        let bytes = Array(display.utf8)
+        var i = 0
+        while i < bytes.count {
+            defer { i += 1 }
+            guard bytes[i] == UInt8(ascii: "$") else { continue }
+            var end = i + 1
+            while end < bytes.count, bytes[end] < 0x80, Character(Unicode.Scalar(bytes[end])).isLetter { end += 1 }
+            let word = String(decoding: bytes[(i + 1)..<end], as: UTF8.self)
+            guard !word.isEmpty else { continue }
+            // A placeholder followed by more letters ("$values") is the placeholder and text.
+            if displayPlaceholders.contains(where: { word.hasPrefix($0) }) { continue }
+            guard let nearest = NearestName.nearest(to: word, in: displayPlaceholders) else { continue }
+            return "unknown placeholder \"$\(word)\" at offset \(i) (UTF-8 bytes) — did you mean \"$\(nearest)\"? "
+                + "(placeholders: $value, $kind)"
+        }
+        return nil
     }
 }

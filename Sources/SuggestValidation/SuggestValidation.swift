@@ -31,8 +31,10 @@ public enum SuggestValidation: Sendable {
     /// Checks `files` with `registry`: prints `FILE: OK (n providers: ids)` on standard output for each valid one
     /// and `error: FILE: place: message` on standard error for every problem of the others; a valid file whose
     /// recent or popular searches store cannot be read gets `warning: FILE: providers[i].store: why` on standard
-    /// error (its status stays 0: the provider starts empty and leaves the file as it is). Nothing is written: an
-    /// index file a configuration names is checked when it exists, and never made or rebuilt.
+    /// error (its status stays 0: the provider starts empty and leaves the file as it is), and so does a dictionary
+    /// read with `"lenient": true` that had bad lines (`warning: FILE: DICTIONARY: 2 bad lines skipped …`, when it
+    /// was read rather than a matching index file). Nothing is written: an index file a configuration names is
+    /// checked when it exists, and never made or rebuilt.
     /// - Returns: 0 when every file is valid, 1 otherwise.
     @discardableResult
     ///
@@ -44,9 +46,10 @@ public enum SuggestValidation: Sendable {
         var status: Int32 = 0
         for file in files {
             loading?(file)
+            // Nothing is written: an index file a configuration names is read when it matches, never made.
+            let cache = DictionaryCache(writesFiles: false)
             let outcome = Result { () throws(ConfigurationErrors) in
-                // Nothing is written: an index file a configuration names is read when it matches, never made.
-                try EngineConfiguration(contentsOf: file, registry: registry, cache: DictionaryCache(writesFiles: false))
+                try EngineConfiguration(contentsOf: file, registry: registry, cache: cache)
             }
             loading?(nil)
             switch outcome {
@@ -59,6 +62,10 @@ public enum SuggestValidation: Sendable {
                     guard let provider = slot.provider as? any StoreReadingProvider, let problem = provider.loadProblem
                     else { continue }
                     write("warning: \(file): providers[\(index)].store: \(problem)", to: 2)
+                }
+                // Bad lines of a dictionary read with `"lenient": true` are skipped, not errors: said, not hidden.
+                for (path, lines) in cache.skippedLines {
+                    write("warning: \(file): \(path): \(lines) bad line\(lines == 1 ? "" : "s") skipped (\"lenient\": true)", to: 2)
                 }
             case .failure(let error):
                 status = 1

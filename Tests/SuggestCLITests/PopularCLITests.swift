@@ -158,4 +158,19 @@ struct PopularCLITests {
         let noMin = try CLIRunner.run(["popular", "export", "--store", store, "--min-users", "0"])
         #expect(noMin.status == 64)
     }
+
+    @Test func aStoreThatDoesNotExistIsSaidSo() throws {
+        // Listing or exporting a path that holds no store yet: empty, with a note (a misspelt path shows).
+        for command in ["list", "export"] {
+            let missing = try CLIRunner.run(["popular", command, "--store", folder + "/popluar.json"])
+            #expect(missing.status == 0)
+            #expect(missing.stdout.isEmpty)
+            #expect(missing.stderr == "note: \(folder)/popluar.json: no such file yet; the store is empty\n", "\(missing.stderr)")
+        }
+        // Recording into a folder that does not exist: the folder is named, and nothing is made.
+        let noFolder = try CLIRunner.run(["popular", "record", "--store", folder + "/none/p.json"], lines: log)
+        #expect(noFolder.status == 1)
+        #expect(noFolder.stderr == "error: \(folder)/none/p.json: the folder \(folder)/none does not exist\n", "\(noFolder.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/none"))
+    }
 }

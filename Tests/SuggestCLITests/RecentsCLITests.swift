@@ -238,6 +238,9 @@ struct RecentsCLITests {
         #expect(notes.count == 1)
         #expect(notes[0].hasPrefix("history: could not read recent searches: "))
         #expect(notes[0].contains("recents.json.corrupt-"))
+        // Also on standard error, where a run of submits alone (no keystroke to carry a note) shows it.
+        #expect(output.stderr.hasPrefix("warning: \(config): providers[0].store: could not read recent searches: "), "\(output.stderr)")
+        #expect(output.status == 0)
         #expect(try CLIRunner.json(output.lines[2])["notes"] == nil, "a new store has been saved since")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
         let aside = try #require(names.first { $0.hasPrefix("recents.json.corrupt-") })

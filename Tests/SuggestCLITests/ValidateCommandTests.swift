@@ -29,6 +29,27 @@ struct ValidateCommandTests {
         #expect(output.stderr == "error: \(path):3:1: unexpected end of input, expected a value\n")
     }
 
+    @Test func aLenientDictionarysSkippedLinesAndAMissingIndexFolderAreSaid() throws {
+        let folder = NSTemporaryDirectory() + "suggest-validate-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "apple\t10\nbad\tx\nbanana\t-1\ncherry\t3\n".write(toFile: folder + "/w.tsv", atomically: true, encoding: .utf8)
+        let lenient = folder + "/lenient.suggest.json"
+        try #"{"version":1,"providers":[{"type":"prefix","dictionary":{"path":"w.tsv","lenient":true}}]}"#
+            .write(toFile: lenient, atomically: true, encoding: .utf8)
+        let skipped = try CLIRunner.run(["validate", lenient])
+        #expect(skipped.status == 0)
+        #expect(skipped.stderr == "warning: \(lenient): \(folder)/w.tsv: 2 bad lines skipped (\"lenient\": true)\n", "\(skipped.stderr)")
+        // An index in a folder that does not exist: the same error `query` would give, and nothing is made.
+        let noFolder = folder + "/index.suggest.json"
+        try #"{"version":1,"providers":[{"type":"prefix","dictionary":"w.tsv","index":"none/w.idx"}]}"#
+            .write(toFile: noFolder, atomically: true, encoding: .utf8)
+        let missing = try CLIRunner.run(["validate", noFolder])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: \(noFolder): providers[0].index: the folder \(folder)/none of \(folder)/none/w.idx does not exist\n", "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/none"))
+    }
+
     @Test func aMissingFileAndAUsageError() throws {
         let missing = try CLIRunner.run(["validate", "/nonexistent.json"])
         #expect(missing.status == 1)

@@ -38,4 +38,12 @@ struct EditDistanceTests {
         #expect(NearestName.nearest(to: "limt", in: ["limit", "version"]) == "limit")
         #expect(NearestName.nearest(to: "zzzzzz", in: ["limit", "version"]) == nil)
     }
+
+    @Test func aFileNameIsNearOnlyWhenItsNameWithoutTheExtensionIs() {
+        #expect(NearestName.nearestFile(to: "wrods.tsv", in: ["bom.json", "words.tsv"]) == "words.tsv")
+        #expect(NearestName.nearestFile(to: "confg.json", in: ["config.json"]) == "config.json")
+        // The shared extension is most of the likeness: no hint.
+        #expect(NearestName.nearestFile(to: "nope.json", in: ["bom.json"]) == nil)
+        #expect(NearestName.nearest(to: "nope.json", in: ["bom.json"]) == "bom.json")
+    }
 }

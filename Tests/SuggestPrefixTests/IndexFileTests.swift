@@ -108,6 +108,9 @@ struct IndexFileTests {
         let config = errors(
             #"{"version":1,"providers":[{"type":"prefix","dictionary":"words.tsv","index":"c.json"}]}"#, file: "c.json")
         #expect(config?.contains("is this configuration file") == true, "\(config ?? "")")
+        // The configuration file as a dictionary: its JSON would be read as entries.
+        let asDictionary = errors(#"{"version":1,"providers":[{"type":"prefix","dictionary":"d.json"}]}"#, file: "d.json")
+        #expect(asDictionary?.contains("providers[0].dictionary: \(folder)/d.json is this configuration file; give the dictionary a TSV file of its own") == true, "\(asDictionary ?? "")")
         #expect(try String(contentsOfFile: folder + "/words.tsv", encoding: .utf8) == dictionary)
         #expect(!FileManager.default.fileExists(atPath: folder + "/state.bin"))
         // Two prefix providers of one dictionary may share an index file.
@@ -128,6 +131,9 @@ struct IndexFileTests {
             (#"{"type":"prefix","dictionary":""}"#, "providers[0].dictionary: expected a file path, found an empty string"),
             (#"{"type":"prefix","dictionary":{"path":""}}"#, "providers[0].dictionary.path: expected a file path, found an empty string"),
             (#"{"type":"prefix","dictionary":"words.tsv","index":""}"#, "providers[0].index: expected a file path, found an empty string"),
+            // A folder that does not exist: the index could be neither read nor written (also when nothing is
+            // written, as `suggest validate` loads a configuration).
+            (#"{"type":"prefix","dictionary":"words.tsv","index":"none/w.idx"}"#, "providers[0].index: the folder \(folder)/none of \(folder)/none/w.idx does not exist"),
         ] {
             let error = errors(#"{"version":1,"providers":["# + json + "]}")
             #expect(error?.contains(message) == true, "\(error ?? "loaded")")

@@ -137,6 +137,20 @@ struct TokenConfigurationTests {
         #expect(errors(rule(#"(?<kidn>is):(?<value>\\w+)"#)).first?.contains(#"did you mean "kind"?"#) == true)
     }
 
+    @Test func aDisplayPlaceholderNearlyValueOrKindIsReportedWithItsOffset() {
+        func rule(_ display: String) -> String {
+            #"{ "version": 1, "providers": [ { "type": "tokens", "rules": [ { "kind": "from", "pattern": "from:(?<value>\\S+)", "display": "\#(display)" } ] } ] }"#
+        }
+        #expect(errors(rule("From: $valu")) == [
+            #"providers[0].rules[0].display: unknown placeholder "$valu" at offset 6 (UTF-8 bytes) — did you mean "$value"? (placeholders: $value, $kind)"#
+        ])
+        #expect(errors(rule("$Kind: $value")).first?.contains(#"did you mean "$kind"?"#) == true)
+        // The placeholders, one followed by more letters, and a `$` word that is text.
+        #expect(errors(rule("$kind: $value")).isEmpty)
+        #expect(errors(rule("$values in $USD")).isEmpty)
+        #expect(errors(rule("costs $ 5")).isEmpty)
+    }
+
     @Test func misspeltRuleKeyIsReported() {
         let found = errors(
             #"{ "version": 1, "providers": [ { "type": "tokens", "rules": [ { "kind": "k", "pattern": "x", "dispaly": "X" } ] } ] }"#

@@ -80,11 +80,28 @@ public enum NearestName: Sendable {
     /// The candidate closest to `name` by edit distance (transpositions count as one edit), if it is close enough
     /// to be a likely misspelling.
     public static func nearest(to name: String, in candidates: some Sequence<String>) -> String? {
+        nearest(to: name, in: candidates) { $0.unicodeScalars.count }
+    }
+
+    /// The file name closest to `name`, as ``nearest(to:in:)``, but with the edits a misspelling may have counted on
+    /// the candidate's name without its extension: a shared `.json` does not make `nope.json` a misspelling of
+    /// `bom.json`.
+    public static func nearestFile(to name: String, in candidates: some Sequence<String>) -> String? {
+        nearest(to: name, in: candidates) { candidate in
+            let scalars = candidate.unicodeScalars
+            let stem = scalars.lastIndex(of: ".").map { scalars[..<$0] } ?? scalars[...]
+            return stem.isEmpty ? scalars.count : stem.count
+        }
+    }
+
+    static func nearest(
+        to name: String, in candidates: some Sequence<String>, length: (String) -> Int
+    ) -> String? {
         let a = Array(name.lowercased().unicodeScalars)
         var best: (String, Int)? = nil
         for candidate in candidates {
             let d = EditDistance.distance(a, Array(candidate.lowercased().unicodeScalars))
-            if d <= max(1, min(3, candidate.unicodeScalars.count / 3 + 1)), d < (best?.1 ?? Int.max) {
+            if d <= max(1, min(3, length(candidate) / 3 + 1)), d < (best?.1 ?? Int.max) {
                 best = (candidate, d)
             }
         }

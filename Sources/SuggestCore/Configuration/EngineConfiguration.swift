@@ -212,8 +212,8 @@ extension EngineConfiguration {
             return files
         }
 
-        /// Reports each provider entry whose `"store"` or `"index"` names the configuration file itself, a
-        /// dictionary, or a file another entry writes (two prefix indexes of one dictionary may share one file),
+        /// Reports each provider entry whose `"dictionary"` is the configuration file itself, or whose `"store"` or
+        /// `"index"` names the configuration file, a dictionary, or a file another entry writes (two prefix indexes of one dictionary may share one file),
         /// and returns those entries' indices.
         mutating func fileClashes(_ entries: [JSONValue]) -> Set<Int> {
             let context = ProviderContext(id: "", baseDirectory: baseDirectory)
@@ -227,7 +227,14 @@ extension EngineConfiguration {
             }
             func same(_ a: String, _ b: String) -> Bool { a == b || TextFile.isSameFile(a, b) }
             var clashing: Set<Int> = []
-            for use in uses where use.key != "dictionary" {
+            // A dictionary that is the configuration file would read the configuration's JSON as entries.
+            for use in uses where use.key == "dictionary" {
+                guard let file, same(use.path, file) else { continue }
+                fail(.at("providers[\(use.entry)].dictionary",
+                         "\(use.path) is this configuration file; give the dictionary a TSV file of its own"))
+                clashing.insert(use.entry)
+            }
+            for use in uses where use.key != "dictionary" && !clashing.contains(use.entry) {
                 let at = "providers[\(use.entry)].\(use.key)"
                 if let file, same(use.path, file) {
                     fail(.at(at, "\(use.path) is this configuration file; give the \(use.key) a file of its own"))

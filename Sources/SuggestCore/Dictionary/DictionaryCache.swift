@@ -35,6 +35,16 @@ public final class DictionaryCache: Sendable {
         }
     }
 
+    /// The dictionaries read leniently that had bad lines, by path (sorted), with the number of lines skipped.
+    public var skippedLines: [(path: String, lines: Int)] {
+        dictionaries.withLock { all in
+            all.compactMap { key, dictionary in
+                key.hasPrefix("lenient:") && dictionary.skippedLines > 0
+                    ? (String(key.dropFirst("lenient:".count)), dictionary.skippedLines) : nil
+            }
+        }.sorted { $0.path < $1.path }
+    }
+
     /// Something built from a dictionary (an index, normalized keys), built once per `key` and shared.
     public func artifact<T: Sendable>(_ key: String, build: () throws -> T) rethrows -> T {
         if let cached = artifacts.withLock({ $0[key] }) as? T { return cached }

@@ -52,7 +52,7 @@ package enum TextFile {
         let name = (path as NSString).lastPathComponent
         guard !name.isEmpty,
             let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder),
-            let nearest = NearestName.nearest(to: name, in: names.filter { !$0.hasPrefix(".") }.sorted()),
+            let nearest = NearestName.nearestFile(to: name, in: names.filter { !$0.hasPrefix(".") }.sorted()),
             nearest != name
         else { return problem.description }
         return "no such file — did you mean \"\(nearest)\"?"
