@@ -179,6 +179,11 @@ public final class RecentsProvider: ConfigurableProvider, StoreReadingProvider {
         if let store {
             do {
                 loaded = try store.load()
+            } catch let error as RecentsStoreError where error.salvaged != nil {
+                // Only the journal is unreadable: the base file's searches are shown, not hidden.
+                loaded = error.salvaged ?? []
+                let count = loaded.count == 1 ? "1 search" : "\(loaded.count) searches"
+                loadProblem = "could not read recent searches: \(error); started with the base file's \(count)"
             } catch {
                 loadProblem = "could not read recent searches: \(error); started empty"
             }

@@ -161,7 +161,11 @@ struct RecentsJournalTests {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("not json\n\(last)\n".utf8))
         try handle.close()
-        #expect(makeProvider().loadProblem?.contains("line 3") == true)
+        let damaged = makeProvider()
+        #expect(damaged.loadProblem?.contains("line 3") == true)
+        // The base file was read: its searches are shown, not hidden by the journal's bad line.
+        #expect(damaged.loadProblem?.hasSuffix("started with the base file's 30 searches") == true, "\(damaged.loadProblem ?? "")")
+        #expect(damaged.searches.count == 30)
         makeProvider().record("two")  // moves it aside, rewrites the base
 
         #expect(files(in: folder).contains { $0.hasPrefix("recents.json.journal.corrupt-") })

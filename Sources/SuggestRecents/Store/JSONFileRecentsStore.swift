@@ -68,7 +68,8 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// Reads the searches: the base file, then the changes its journal holds. No lock, no new file, no rename: the
     /// base is only ever replaced by a rename and the journal only grows by whole lines (a torn last line is
     /// ignored), so a read sees one whole version. An unreadable file is reported and left as it is (the next write
-    /// moves it aside).
+    /// moves it aside); with an unreadable journal, the error carries the base file's searches
+    /// (``RecentsStoreError/salvaged``).
     public func load() throws -> [RecentSearch] {
         let file = try target()
         var base: [RecentSearch] = []
@@ -108,7 +109,8 @@ public final class JSONFileRecentsStore: RecentsStore {
                     readOnlyReason.withLock { $0 = problem.description }
                     throw problem
                 case .corrupt(let reason):
-                    throw RecentsStoreError.corruptLeftAlone(path: journalPath, reason: reason)
+                    // The base was read: it is handed on, so that a bad journal line does not hide it.
+                    throw RecentsStoreError.corruptJournal(path: journalPath, reason: reason, base: base)
                 }
             }
         }

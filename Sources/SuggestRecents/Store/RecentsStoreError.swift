@@ -14,11 +14,14 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
     public let path: String
     /// Details: the decoder's message, the system's error text.
     public let reason: String
+    /// The searches that could still be read when only the journal is unreadable: the base file's.
+    public let salvaged: [RecentSearch]?
 
-    init(_ code: Code, path: String, reason: String) {
+    init(_ code: Code, path: String, reason: String, salvaged: [RecentSearch]? = nil) {
         self.code = code
         self.path = path
         self.reason = reason
+        self.salvaged = salvaged
     }
 
     /// The stored searches could not be decoded; the unreadable file was renamed to `movedTo` (nil if that failed
@@ -31,6 +34,12 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
     /// moves it aside.
     public static func corruptLeftAlone(path: String, reason: String) -> RecentsStoreError {
         RecentsStoreError(.corruptLeftAlone, path: path, reason: reason)
+    }
+
+    /// The journal at `path` could not be decoded when read (a bad line before its last); the base file's searches,
+    /// `base`, were read (``salvaged``). The journal is left as it is until the next write, which moves it aside.
+    public static func corruptJournal(path: String, reason: String, base: [RecentSearch]) -> RecentsStoreError {
+        RecentsStoreError(.corruptLeftAlone, path: path, reason: reason, salvaged: base)
     }
 
     /// The file was written by a newer version of swift-suggest; it is left alone and not written to.
