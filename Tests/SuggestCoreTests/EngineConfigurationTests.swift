@@ -168,6 +168,12 @@ struct EngineConfigurationTests {
             #"c.json: tiebreak[0]: expected one of shorter, alphabetical, provider, found string "shortest" — did you mean "shorter"?"#,
             #"c.json: sections[0]: unknown key "qouta" — did you mean "quota"?"#,
         ])
+        // A tiebreak named twice, and two rules for one section.
+        #expect(errors(#"{"version":1,"sections":[{"title":"R","quota":2},{"title":"S"},{"title":"R","quota":3}],"tiebreak":["shorter","nope","alphabetical","shorter"],"providers":[]}"#) == [
+            #"c.json: tiebreak[1]: expected one of shorter, alphabetical, provider, found string "nope""#,
+            #"c.json: tiebreak[3]: "shorter" is already tiebreak[0]"#,
+            #"c.json: sections[2].title: "R" is already the title of sections[0]"#,
+        ])
         // A rule whose title is nearly a provider's section is a misspelling; one far from every section may be for
         // candidates that name their own section.
         let items = #""providers":[{"type":"static","items":[]},{"type":"static","section":"Places","items":[]}]"#

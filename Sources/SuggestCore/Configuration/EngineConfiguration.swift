@@ -288,6 +288,10 @@ extension EngineConfiguration {
                     let names = EngineOptions.Tiebreak.allCases.map(\.rawValue)
                     for (i, item) in items.enumerated() {
                         if let name = item.stringValue, let rule = EngineOptions.Tiebreak(rawValue: name) {
+                            // A rule named twice is a mistake (the second time it could decide nothing).
+                            if let first = items.firstIndex(where: { $0.stringValue == name }), first < i {
+                                fail(.at("tiebreak[\(i)]", "\"\(name)\" is already tiebreak[\(first)]"))
+                            }
                             rules.append(rule)
                         } else {
                             var message = "expected one of \(names.joined(separator: ", ")), found \(item.kindDescription)"
@@ -308,6 +312,7 @@ extension EngineConfiguration {
                     return
                 }
                 var rules: [EngineOptions.SectionRule] = []
+                var titles: [String: Int] = [:]
                 for (i, item) in items.enumerated() {
                     let path = "sections[\(i)]"
                     guard case .object(let object) = item else {
@@ -331,6 +336,12 @@ extension EngineConfiguration {
                             fail(.at(path + ".quota", "expected an integer from 0 to 1000, found \(q.kindDescription)"))
                         }
                     }
+                    // Two rules for one section: which quota holds would be a guess.
+                    if let first = titles[title] {
+                        fail(.at(path + ".title", "\"\(title)\" is already the title of sections[\(first)]"))
+                        continue
+                    }
+                    titles[title] = i
                     rules.append(.init(title: title, quota: quota))
                 }
                 options.sections = rules
