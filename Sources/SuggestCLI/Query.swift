@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Suggest
 import SuggestDemo
 import SuggestWire
@@ -26,6 +27,16 @@ struct Query: AsyncParsableCommand {
     var explain = false
 
     func validate() throws {
+        // The arguments as the shell gave them: a byte that is not UTF-8 would reach the engine as U+FFFD and match
+        // nothing, where `suggest batch` refuses the same text.
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
+            if let offset = JSONParser.firstInvalidUTF8(bytes) {
+                let before = String(decoding: bytes[..<offset], as: UTF8.self)
+                throw ValidationError("argument \(index) is not valid UTF-8 at byte \(offset) (after \"\(before)\")")
+            }
+        }
         for t in token { _ = try SearchToken.commandLine(t) }
     }
 

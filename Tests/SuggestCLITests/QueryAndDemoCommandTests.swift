@@ -1,3 +1,4 @@
+import Foundation
 import Suggest
 import Testing
 
@@ -48,6 +49,24 @@ struct QueryAndDemoCommandTests {
         #expect(output.status == 0)
         let answer = try CLIRunner.json(output.stdout)
         #expect((answer["suggestions"] as? [[String: Any]])?.first?["text"] as? String == "Banana")
+    }
+
+    /// Text that is not UTF-8 (a raw byte from the shell) is a usage error naming the argument, as `suggest batch`
+    /// refuses it, never a silent search for U+FFFD.
+    @Test func anArgumentThatIsNotUTF8IsAUsageError() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", #""$0" query --config "$1" "$(printf 'ap\377')""#, CLIRunner.executable.path, config,
+        ]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(stderr.contains(#"Error: argument 4 is not valid UTF-8 at byte 2 (after "ap")"#), "\(stderr)")
     }
 
     /// `--token` must be `kind:value` with a kind: anything else is a usage error naming the argument, never a trap.
