@@ -53,9 +53,11 @@ struct Query: AsyncParsableCommand {
             ? await engine.allSuggestions(for: query, session: &session) : engine.suggestions(for: query)
         if json {
             Console.out(JSONWriter.result(result, text: text))
-            return
+        } else {
+            Console.out(Table.render(result, explain: explain))
         }
-        Console.out(Table.render(result, explain: explain))
+        // A provider that failed is shown with the answer, and the status says so.
+        if !result.diagnostics.errors.isEmpty { throw ExitCode(1) }
     }
 }
 

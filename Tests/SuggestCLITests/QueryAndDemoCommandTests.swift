@@ -51,6 +51,21 @@ struct QueryAndDemoCommandTests {
         #expect((answer["suggestions"] as? [[String: Any]])?.first?["text"] as? String == "Banana")
     }
 
+    /// A provider that fails on the text: the answer and its error are printed, and the status is 1.
+    @Test func aProviderErrorMakesTheStatusOne() throws {
+        let folder = NSTemporaryDirectory() + "suggest-query-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let catastrophic = folder + "/c.json"
+        try #"{"version":1,"maxQueryLength":10000,"providers":[{"type":"tokens","rules":[{"kind":"a","pattern":"(a+)+$"}]}]}"#
+            .write(toFile: catastrophic, atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["query", "--config", catastrophic, String(repeating: "a", count: 40) + "b"])
+        #expect(output.status == 1)
+        #expect(output.stdout.contains("error: tokens: token extraction: pattern \"(a+)+$\" gave up"), "\(output.stdout)")
+        let fine = try CLIRunner.run(["query", "--config", catastrophic, "abc"])
+        #expect(fine.status == 0)
+    }
+
     /// Text that is not UTF-8 (a raw byte from the shell) is a usage error naming the argument, as `suggest batch`
     /// refuses it, never a silent search for U+FFFD.
     @Test func anArgumentThatIsNotUTF8IsAUsageError() throws {
