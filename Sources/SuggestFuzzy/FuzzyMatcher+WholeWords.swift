@@ -11,8 +11,9 @@ extension FuzzyMatcher {
     /// subtree has a typo to spare, and three typos let every node of the first levels through. So, with
     /// `FuzzyOptions.reversedKeys` and an exact prefix of one (the default), these searches are split between the index's keys and its reversed keys
     /// (`FuzzyIndex.reversedKeys`, as Mihov and Schulz split a search between a forward and a backward trie):
-    /// - two or three typos, first letter right: a forward walk that may spend one typo by the end of query column 3
-    ///   (``splitColumn``), narrowed between keystrokes like the main walk, and a backward walk for every alignment
+    /// - two or three typos, first letter right: a forward walk that may spend one typo by the end of the split
+    ///   column, near the middle of the word (``splitColumn(forLength:)``), narrowed between keystrokes like the
+    ///   main walk while the column stays, and a backward walk for every alignment
     ///   that has spent more when it leaves that column, which then spends the rest of the budget (none or one) on
     ///   the columns after it;
     /// - a wrong first letter and one more typo: one backward walk that may spend a single typo before it reaches the
@@ -30,11 +31,13 @@ extension FuzzyMatcher {
         // Split between the two directions when the reversed keys hold every key the search can find.
         let reversed = options.reversedKeys && options.exactPrefixLength == 1 ? index.reversed : nil
         let split = reversed.map { budget > Self.forwardTypos && scalars.count + budget <= $0.maxLength } ?? false
-        let key = split ? budget + Self.splitKey : budget
+        // A walk narrows from the previous keystroke's only when both split at the same column.
+        let column = Self.splitColumn(forLength: scalars.count)
+        let key = split ? budget + Self.splitKey * column : budget
         let narrowing = previous.flatMap { $0.wholeWordBudget == key ? $0 : nil }
         var rightFirst = wholeWordWalk(
             scalars, budget: budget, wrongPrefixTypos: 0, onlyWrongPrefix: false, firstSwap: forgive,
-            capped: split ? (Self.splitColumn, Self.forwardTypos) : nil,
+            capped: split ? (column, Self.forwardTypos) : nil,
             previous: narrowing.flatMap { ($0.wholeWordScalars, $0.wholeWordHits) })
         state?.wholeWordBudget = key
         state?.wholeWordScalars = scalars
@@ -48,7 +51,7 @@ extension FuzzyMatcher {
             scratch.walk = rightFirst.takeBuffers()
             reversedWholeWords(
                 reversed, scalars, budget: budget, suffixTypos: budget - Self.forwardTypos - 1,
-                through: scalars.count - Self.splitColumn - 1, firstLetterRight: true, swapIsRight: forgive,
+                through: scalars.count - column - 1, firstLetterRight: true, swapIsRight: forgive,
                 into: &endings)
             Self.keepFewestTypos(&endings)
             appendWholeWords(endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
@@ -100,11 +103,14 @@ extension FuzzyMatcher {
         profile?.end(.wholeWordsWrongFirst, work: visited - profileMark)
     }
 
-    /// The query column that splits a whole-word search between the directions: the forward walk may spend at most
-    /// ``forwardTypos`` by it, the backward walk covers every alignment that has spent more when it leaves it.
-    static let splitColumn = 3
+    /// The query column that splits a whole-word search of `m` scalars between the directions: the forward walk may
+    /// spend at most ``forwardTypos`` by it, the backward walk covers every alignment that has spent more when it
+    /// leaves it. Near the middle of the word (never before column 3), so that neither walk lets its whole budget
+    /// loose on most of the word: split at column 3, the forward walk of an 11-letter word may spend three typos on
+    /// its last 8 letters below every key its first three letters nearly start (Benchmarks/README.md measures it).
+    static func splitColumn(forLength m: Int) -> Int { max(3, (m - 1) / 2) }
 
-    /// The typos the forward walk of a split search may spend by ``splitColumn``: with two typos in all, the
+    /// The typos the forward walk of a split search may spend by ``splitColumn(forLength:)``: with two typos in all, the
     /// backward walk then matches the rest of the word exactly; with three, it may spend one on it.
     static let forwardTypos = 1
 
