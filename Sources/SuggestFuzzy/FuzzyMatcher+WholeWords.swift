@@ -30,9 +30,13 @@ extension FuzzyMatcher {
         var profileMark = visited
         // Split between the two directions when the reversed keys hold every key the search can find.
         let reversed = options.reversedKeys && options.exactPrefixLength == 1 ? index.reversed : nil
-        let split = reversed.map { budget > Self.forwardTypos && scalars.count + budget <= $0.maxLength } ?? false
-        // A walk narrows from the previous keystroke's only when both split at the same column.
+        // A walk narrows from the previous keystroke's only when both split at the same column; a word that does
+        // not go past the column (three letters, with lengths set that low) is not split.
         let column = Self.splitColumn(forLength: scalars.count)
+        let split =
+            reversed.map {
+                budget > Self.forwardTypos && scalars.count > column && scalars.count + budget <= $0.maxLength
+            } ?? false
         let key = split ? budget + Self.splitKey * column : budget
         let narrowing = previous.flatMap { $0.wholeWordBudget == key ? $0 : nil }
         var rightFirst = wholeWordWalk(

@@ -87,6 +87,29 @@ struct FuzzyTwoDirectionTests {
         #expect(compared > 500)
     }
 
+    /// Lengths set so low that a word of three letters or fewer takes two typos as a whole word: such a word does
+    /// not go past the split column and is searched forward only (it used to stop the process).
+    @Test func aWordNoLongerThanTheSplitColumnIsSearchedForward() throws {
+        let dictionary = WeightedDictionary(entries: [
+            ("cat", 100, nil), ("cut", 50, nil), ("dog", 80, nil), ("bat", 40, nil), ("abcdefgh", 10, nil),
+        ])
+        let index = FuzzyIndex(dictionary)
+        var options = FuzzyOptions()
+        options.minLengthOneTypo = 1
+        options.minLengthTwoTyposWholeWord = 1
+        let forwardOptions = options
+        options.reversedKeys = true
+        let split = try FuzzyProvider(index: index, options: options)
+        #expect(index.reversed != nil)
+        let forward = try FuzzyProvider(index: index, options: forwardOptions)
+        for typed in ["qqq", "xa", "zzt", "жжж"] {
+            let a = Fixture.candidates(typed, limit: 10, provider: split).candidates
+            let b = Fixture.candidates(typed, limit: 10, provider: forward).candidates
+            #expect(a == b, "\(typed)")
+        }
+        #expect(Fixture.candidates("zzt", limit: 10, provider: split).candidates.contains { $0.title == "cat" })
+    }
+
     /// Corrections whose typos sit where the split falls: two letters inserted at the split column ("spe" + "ci" +
     /// "fic"), a wrong first letter with a typo next to it, a missing first letter, two extra first letters.
     @Test func correctionsAtTheSplitAndAtTheWordsStart() throws {
