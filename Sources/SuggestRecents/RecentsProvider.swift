@@ -180,10 +180,10 @@ public final class RecentsProvider: ConfigurableProvider, StoreReadingProvider {
             do {
                 loaded = try store.load()
             } catch let error as RecentsStoreError where error.salvaged != nil {
-                // Only the journal is unreadable: the base file's searches are shown, not hidden.
+                // Only the journal is unreadable: the searches read before its bad line are shown, not hidden.
                 loaded = error.salvaged ?? []
                 let count = loaded.count == 1 ? "1 search" : "\(loaded.count) searches"
-                loadProblem = "could not read recent searches: \(error); started with the base file's \(count)"
+                loadProblem = "could not read recent searches: \(error); started with the \(count) read before its bad line"
             } catch {
                 loadProblem = "could not read recent searches: \(error); started empty"
             }
@@ -210,7 +210,8 @@ public final class RecentsProvider: ConfigurableProvider, StoreReadingProvider {
     /// The remembered searches, most recent first.
     public var searches: [RecentSearch] { state.withLock { $0.index.searches } }
 
-    /// Why the store could not be read when the provider started (it then started empty), if it could not.
+    /// Why the store could not be read when the provider started, if it could not: it then started empty, or, when
+    /// only the journal was unreadable, with the searches read before its bad line.
     public var loadProblem: String? { state.withLock { $0.loadProblem } }
 
     /// The frecency of `search` at `date` with this provider's half-life: its uses, each halved every half-life.

@@ -156,23 +156,28 @@ struct RecentsJournalTests {
     @Test func aCorruptLineInTheMiddleIsReportedThenMovedAsideByTheNextWrite() throws {
         seed()
         makeProvider().record("one")
+        _ = makeProvider().remove(SearchQuery(text: "seed search number 0"))
         let last = try lines(journal).last!
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("not json\n\(last)\n".utf8))
         try handle.close()
         let damaged = makeProvider()
-        #expect(damaged.loadProblem?.contains("line 3") == true)
-        // The base file was read: its searches are shown, not hidden by the journal's bad line.
-        #expect(damaged.loadProblem?.hasSuffix("started with the base file's 30 searches") == true, "\(damaged.loadProblem ?? "")")
-        #expect(damaged.searches.count == 30)
-        makeProvider().record("two")  // moves it aside, rewrites the base
+        #expect(damaged.loadProblem?.contains("line 4") == true)
+        // The base file and the journal's lines before the bad one were read: their searches are shown, not hidden
+        // by the bad line, and the removal holds.
+        #expect(damaged.loadProblem?.hasSuffix("started with the 30 searches read before its bad line") == true, "\(damaged.loadProblem ?? "")")
+        #expect(damaged.searches.contains { $0.query.text == "one" })
+        #expect(!damaged.searches.contains { $0.query.text == "seed search number 0" })
+        makeProvider().record("two")  // applies the lines before the bad one, rewrites the base, moves the journal aside
 
         #expect(files(in: folder).contains { $0.hasPrefix("recents.json.journal.corrupt-") })
         let reader = makeProvider()
         #expect(reader.loadProblem == nil)
         #expect(reader.searches.contains { $0.query.text == "two" })
-        #expect(reader.searches.count == 31, "the base's searches and the new one; `one` is kept in the moved file")
+        #expect(reader.searches.contains { $0.query.text == "one" })
+        #expect(!reader.searches.contains { $0.query.text == "seed search number 0" }, "a removal before the bad line holds")
+        #expect(reader.searches.count == 31, "the base's 30 searches, less the removed one, with `one` and `two`")
     }
 
     @Test func aCorruptLineIsReportedAndReadingHasNoSideEffects() throws {

@@ -68,8 +68,8 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// Reads the searches: the base file, then the changes its journal holds. No lock, no new file, no rename: the
     /// base is only ever replaced by a rename and the journal only grows by whole lines (a torn last line is
     /// ignored), so a read sees one whole version. An unreadable file is reported and left as it is (the next write
-    /// moves it aside); with an unreadable journal, the error carries the base file's searches
-    /// (``RecentsStoreError/salvaged``).
+    /// moves it aside); with an unreadable journal, the error carries the base file's searches with the journal's
+    /// lines before the bad one applied (``RecentsStoreError/salvaged``).
     public func load() throws -> [RecentSearch] {
         let file = try target()
         var base: [RecentSearch] = []
@@ -109,8 +109,11 @@ public final class JSONFileRecentsStore: RecentsStore {
                     readOnlyReason.withLock { $0 = problem.description }
                     throw problem
                 case .corrupt(let reason):
-                    // The base was read: it is handed on, so that a bad journal line does not hide it.
-                    throw RecentsStoreError.corruptJournal(path: journalPath, reason: reason, base: base)
+                    // The base and the journal's lines before the bad one were read: they are handed on, so that a
+                    // bad journal line hides neither the base's searches nor an earlier removal.
+                    let readable = RecentsJournal.replay(
+                        RecentsJournal.changesBeforeBadLine(data, baseID: baseID), onto: base)
+                    throw RecentsStoreError.corruptJournal(path: journalPath, reason: reason, searches: readable)
                 }
             }
         }
@@ -328,6 +331,10 @@ public final class JSONFileRecentsStore: RecentsStore {
                     readOnlyReason.withLock { $0 = problem.description }
                     return (nil, problem)
                 case .corrupt(let reason):
+                    // The lines before the bad one still apply (a removal must not come back); the base is
+                    // rewritten with them and the journal moved aside.
+                    stored.searches = RecentsJournal.replay(
+                        RecentsJournal.changesBeforeBadLine(data, baseID: stored.baseID), onto: stored.searches)
                     stored.mustCompact = true
                     return (stored, moveAside(journalPath, reason: reason))
                 }

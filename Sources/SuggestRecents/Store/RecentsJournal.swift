@@ -40,7 +40,15 @@ struct RecentsJournal {
     }
 
     /// Parses a journal for the base whose id is `baseID`.
-    static func parse(_ data: Data, baseID: String?) throws(Problem) -> RecentsJournal {
+    /// The changes of the lines of a journal that ``parse(_:baseID:)`` finds unreadable, up to its first bad line:
+    /// what can still be applied to the base (none when the journal is stale or its header is bad).
+    static func changesBeforeBadLine(_ data: Data, baseID: String?) -> [RecentsChange] {
+        (try? parse(data, baseID: baseID, stoppingAtBadLine: true).changes) ?? []
+    }
+
+    /// With `stoppingAtBadLine`, a line that cannot be read (but the header) ends the journal instead of making it
+    /// unreadable.
+    static func parse(_ data: Data, baseID: String?, stoppingAtBadLine: Bool = false) throws(Problem) -> RecentsJournal {
         var journal = RecentsJournal()
         let bytes = [UInt8](data)
         var start = 0
@@ -54,6 +62,7 @@ struct RecentsJournal {
                 line = try RecentsFile.decodeJSON(Line.self, from: Array(bytes[start..<end]), line: lineNumber)
             } catch {
                 if isLast { break }  // the last line, cut short by a crash: ignored
+                if stoppingAtBadLine && lineNumber > 1 { break }
                 switch error {
                 case .corrupt(let reason): throw .corrupt(reason)
                 case .newerVersion(let version): throw .newerVersion(version)
@@ -68,7 +77,7 @@ struct RecentsJournal {
                 do {
                     journal.changes.append(try change(line))
                 } catch {
-                    if isLast { break }
+                    if isLast || stoppingAtBadLine { break }
                     throw .corrupt("line \(lineNumber): \(error.reason)")
                 }
                 journal.lineCount += 1

@@ -14,7 +14,8 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
     public let path: String
     /// Details: the decoder's message, the system's error text.
     public let reason: String
-    /// The searches that could still be read when only the journal is unreadable: the base file's.
+    /// The searches that could still be read when only the journal is unreadable: the base file's, with the
+    /// journal's lines before the bad one applied.
     public let salvaged: [RecentSearch]?
 
     init(_ code: Code, path: String, reason: String, salvaged: [RecentSearch]? = nil) {
@@ -36,10 +37,11 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
         RecentsStoreError(.corruptLeftAlone, path: path, reason: reason)
     }
 
-    /// The journal at `path` could not be decoded when read (a bad line before its last); the base file's searches,
-    /// `base`, were read (``salvaged``). The journal is left as it is until the next write, which moves it aside.
-    public static func corruptJournal(path: String, reason: String, base: [RecentSearch]) -> RecentsStoreError {
-        RecentsStoreError(.corruptLeftAlone, path: path, reason: reason, salvaged: base)
+    /// The journal at `path` could not be decoded when read (a bad line before its last); `searches`, the base
+    /// file's with the journal's lines before the bad one applied, were read (``salvaged``). The journal is left as
+    /// it is until the next write, which applies those lines to the base and moves the journal aside.
+    public static func corruptJournal(path: String, reason: String, searches: [RecentSearch]) -> RecentsStoreError {
+        RecentsStoreError(.corruptLeftAlone, path: path, reason: reason, salvaged: searches)
     }
 
     /// The file was written by a newer version of swift-suggest; it is left alone and not written to.
