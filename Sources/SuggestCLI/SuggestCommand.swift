@@ -6,14 +6,14 @@ import Suggest
 /// `suggest`: run the swift-suggest engine from a terminal or as a JSON-lines process.
 ///
 /// Exit codes: 0 success; 1 an invalid configuration or a file that cannot be read (every problem is listed on
-/// standard error); 64 a usage error (unknown option, missing argument).
+/// standard error), or a provider that failed in `query`; 64 a usage error (unknown option, missing argument).
 struct SuggestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggest",
         abstract: "Search-as-you-type suggestions from a JSON configuration.",
         discussion: """
             Exit codes: 0 success; 1 invalid configuration or unreadable file (all problems are listed on \
-            standard error); 64 usage error.
+            standard error), or a provider that failed (query); 64 usage error.
             """,
         version: SuggestVersion.current,
         subcommands: everyday + serverSide

@@ -154,8 +154,8 @@ enum ConfigurationLoader {
 /// Recent (and popular) searches that could not be saved must not vanish at exit with status 0.
 enum RecentsCheck {
     /// Writes `warning: FILE: providers[i].store: why` on standard error for each recent or popular searches store
-    /// of `configuration` (loaded from `file`) that could not be read: the provider started empty, and a command
-    /// that goes on must not hide it (as `suggest validate` reports it).
+    /// of `configuration` (loaded from `file`) that could not be read: the provider started without (some of) its
+    /// searches, and a command that goes on must not hide it (as `suggest validate` reports it).
     static func warnUnreadStores(_ configuration: EngineConfiguration, file: String) {
         for (index, slot) in configuration.slots.enumerated() {
             guard let provider = slot.provider as? any StoreReadingProvider, let problem = provider.loadProblem

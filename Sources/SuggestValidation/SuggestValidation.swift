@@ -31,10 +31,10 @@ public enum SuggestValidation: Sendable {
     /// Checks `files` with `registry`: prints `FILE: OK (n providers: ids)` on standard output for each valid one
     /// and `error: FILE: place: message` on standard error for every problem of the others; a valid file whose
     /// recent or popular searches store cannot be read gets `warning: FILE: providers[i].store: why` on standard
-    /// error (its status stays 0: the provider starts empty and leaves the file as it is), and so does a dictionary
-    /// read with `"lenient": true` that had bad lines (`warning: FILE: DICTIONARY: 2 bad lines skipped …`, when it
-    /// was read rather than a matching index file). Nothing is written: an index file a configuration names is
-    /// checked when it exists, and never made or rebuilt.
+    /// error (its status stays 0: the provider starts without what it could not read and leaves the file as it is),
+    /// and so does a dictionary read with `"lenient": true` that had bad lines (`warning: FILE: DICTIONARY: 2 bad
+    /// lines skipped …`, when it was read rather than a matching index file). Nothing is written: an index file a
+    /// configuration names is checked when it exists, and never made or rebuilt.
     /// - Returns: 0 when every file is valid, 1 otherwise.
     @discardableResult
     ///
@@ -56,7 +56,7 @@ public enum SuggestValidation: Sendable {
             case .success(let configuration):
                 let ids = configuration.slots.map(\.provider.id).joined(separator: ", ")
                 write("\(file): OK (\(configuration.slots.count) providers: \(ids))", to: 1)
-                // A store that cannot be read is state, not configuration: a warning (the provider starts empty and
+                // A store that cannot be read is state, not configuration: a warning (the provider starts without it and
                 // leaves the file as it is).
                 for (index, slot) in configuration.slots.enumerated() {
                     guard let provider = slot.provider as? any StoreReadingProvider, let problem = provider.loadProblem

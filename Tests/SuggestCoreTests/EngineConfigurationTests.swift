@@ -174,6 +174,12 @@ struct EngineConfigurationTests {
             #"c.json: tiebreak[3]: "shorter" is already tiebreak[0]"#,
             #"c.json: sections[2].title: "R" is already the title of sections[0]"#,
         ])
+        // A rule skipped as an error does not shift the place of a misspelt title after it.
+        let one = #""providers":[{"type":"static","items":[]}]"#
+        #expect(errors(#"{"version":1,"sections":[{"title":"Other"},{"title":"Other"},{"title":"Sugestions"}],\#(one)}"#) == [
+            #"c.json: sections[1].title: "Other" is already the title of sections[0]"#,
+            #"c.json: sections[2].title: no provider's section is "Sugestions" — did you mean "Suggestions"?"#,
+        ])
         // A rule whose title is nearly a provider's section is a misspelling; one far from every section may be for
         // candidates that name their own section.
         let items = #""providers":[{"type":"static","items":[]},{"type":"static","section":"Places","items":[]}]"#

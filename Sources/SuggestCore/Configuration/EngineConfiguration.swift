@@ -213,8 +213,8 @@ extension EngineConfiguration {
         }
 
         /// Reports each provider entry whose `"dictionary"` is the configuration file itself, or whose `"store"` or
-        /// `"index"` names the configuration file, a dictionary, or a file another entry writes (two prefix indexes of one dictionary may share one file),
-        /// and returns those entries' indices.
+        /// `"index"` names the configuration file, a dictionary, or a file another entry writes (two prefix indexes
+        /// of one dictionary may share one file), and returns those entries' indices.
         mutating func fileClashes(_ entries: [JSONValue]) -> Set<Int> {
             let context = ProviderContext(id: "", baseDirectory: baseDirectory)
             var uses: [(entry: Int, key: String, path: String, dictionary: String?)] = []
@@ -360,12 +360,17 @@ extension EngineConfiguration {
         /// section none. A title far from every provider's section is kept: a provider may put candidates in
         /// sections of their own (`SuggestionCandidate.section`).
         mutating func checkSectionTitles(_ rules: [EngineOptions.SectionRule], root: JSONObject, slots: [ProviderSlot]) {
-            guard root["sections"] != nil, !slots.isEmpty else { return }
+            guard case .array(let items)? = root["sections"], !slots.isEmpty else { return }
             let used = Set(slots.map(\.section))
             let unruled = used.subtracting(rules.map(\.title)).sorted()
-            for (i, rule) in rules.enumerated() where !used.contains(rule.title) {
-                if let nearest = NearestName.nearest(to: rule.title, in: unruled) {
-                    fail(.at("sections[\(i)].title", "no provider's section is \"\(rule.title)\" — did you mean \"\(nearest)\"?"))
+            // By the items' own places (a rule skipped as an error does not shift the ones after it), each title once.
+            var seen: Set<String> = []
+            for (i, item) in items.enumerated() {
+                guard case .object(let object) = item, let title = object["title"]?.stringValue, !title.isEmpty,
+                    seen.insert(title).inserted, !used.contains(title)
+                else { continue }
+                if let nearest = NearestName.nearest(to: title, in: unruled) {
+                    fail(.at("sections[\(i)].title", "no provider's section is \"\(title)\" — did you mean \"\(nearest)\"?"))
                 }
             }
         }
