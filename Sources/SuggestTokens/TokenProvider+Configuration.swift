@@ -359,8 +359,8 @@ extension TokenProvider {
     /// The placeholders a rule's `display` may hold.
     static let displayPlaceholders = ["value", "kind"]
 
-    /// A `$word` in a display template that is not a placeholder but close to one (`$valu`, `$Kind`): it would be
-    /// shown as typed. Other `$` words (`$USD`) are text. Nil when there is none.
+    /// A `$word` in a display template that is not a placeholder but close to one, with its first letter (`$valu`,
+    /// `$Kind`): it would be shown as typed. Other `$` words (`$USD`, `$mind`) are text. Nil when there is none.
     static func displayPlaceholderProblem(_ display: String) -> String? {
         let bytes = Array(display.utf8)
         var i = 0
@@ -373,7 +373,10 @@ extension TokenProvider {
             guard !word.isEmpty else { continue }
             // A placeholder followed by more letters ("$values") is the placeholder and text.
             if displayPlaceholders.contains(where: { word.hasPrefix($0) }) { continue }
-            guard let nearest = NearestName.nearest(to: word, in: displayPlaceholders) else { continue }
+            // A misspelling keeps the placeholder's first letter (`$mind`, `$find` are text).
+            guard let nearest = NearestName.nearest(to: word, in: displayPlaceholders),
+                word.lowercased().first == nearest.first
+            else { continue }
             return "unknown placeholder \"$\(word)\" at offset \(i) (UTF-8 bytes) — did you mean \"$\(nearest)\"? "
                 + "(placeholders: $value, $kind)"
         }

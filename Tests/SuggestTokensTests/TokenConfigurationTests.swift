@@ -148,6 +148,7 @@ struct TokenConfigurationTests {
         // The placeholders, one followed by more letters, and a `$` word that is text.
         #expect(errors(rule("$kind: $value")).isEmpty)
         #expect(errors(rule("$values in $USD")).isEmpty)
+        #expect(errors(rule("$mind the $find: $value")).isEmpty)
         #expect(errors(rule("costs $ 5")).isEmpty)
     }
 
