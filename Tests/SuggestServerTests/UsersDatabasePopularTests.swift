@@ -39,7 +39,10 @@ struct UsersDatabasePopularTests {
         // A generous connect timeout: this suite checks the sharing, and the suites beside it start many replicas
         // on a fresh database at once.
         let database = UsersDatabase(
-            settings: try UsersTestDatabase.settings(), options: .init(connectTimeout: .seconds(30)))
+            settings: try UsersTestDatabase.settings(),
+            // A submit waits for its write longer than the default 2 s: the suites beside this one load the database
+            // and the machine (2 s was once not enough on CI, and the submit answered "stored": false).
+            options: .init(submitWait: .seconds(15), connectTimeout: .seconds(30)))
         let configuration = try configuration(provider: provider)
         try await database.preparePopular(configuration)
         let server = SuggestServer(

@@ -64,7 +64,9 @@ private func newUser(_ stem: String) -> String { "\(stem)-\(UUID().uuidString.pr
 struct UsersDatabaseTests {
     @Test func aSubmitOnOneReplicaIsSuggestedByTheOtherAtItsNextKeystroke() async throws {
         let settings = try UsersTestDatabase.settings()
-        let options = UsersDatabase.Options(keystrokeWait: .seconds(10))
+        // Generous waits: the suites beside this one load the database and this 2-core machine (a submit's 2 s default
+        // was once not enough on CI).
+        let options = UsersDatabase.Options(keystrokeWait: .seconds(10), submitWait: .seconds(15))
         let databaseA = UsersDatabase(settings: settings, options: options)
         let databaseB = UsersDatabase(settings: settings, options: options)
         defer { databaseA.shutdown(); databaseB.shutdown() }
@@ -98,7 +100,9 @@ struct UsersDatabaseTests {
 
     @Test func aWebSocketKeystrokeSeesAnotherReplicasSubmitAndItsOwnSubmitIsStored() async throws {
         let settings = try UsersTestDatabase.settings()
-        let options = UsersDatabase.Options(keystrokeWait: .seconds(10))
+        // Generous waits: the suites beside this one load the database and this 2-core machine (a submit's 2 s default
+        // was once not enough on CI).
+        let options = UsersDatabase.Options(keystrokeWait: .seconds(10), submitWait: .seconds(15))
         let databaseA = UsersDatabase(settings: settings, options: options)
         let databaseB = UsersDatabase(settings: settings, options: options)
         defer { databaseA.shutdown(); databaseB.shutdown() }
@@ -133,7 +137,9 @@ struct UsersDatabaseTests {
 
     @Test func aSelectionTheRecentsRecordIsWrittenAndSeenByTheOtherReplica() async throws {
         let settings = try UsersTestDatabase.settings()
-        let options = UsersDatabase.Options(keystrokeWait: .seconds(10))
+        // Generous waits: the suites beside this one load the database and this 2-core machine (a submit's 2 s default
+        // was once not enough on CI).
+        let options = UsersDatabase.Options(keystrokeWait: .seconds(10), submitWait: .seconds(15))
         let databaseA = UsersDatabase(settings: settings, options: options)
         let databaseB = UsersDatabase(settings: settings, options: options)
         defer {
