@@ -193,12 +193,8 @@ struct Bench: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             return isFolder.boolValue ? "is a folder" : nil
         }
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty else { return nil }
-        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
-            return "the folder \(folder) does not exist"
-        }
-        return isFolder.boolValue ? nil : "\(folder) is not a folder"
+        guard let missing = TextFile.missingFolder(of: path) else { return nil }
+        return missing.exists ? "\(missing.folder) is not a folder" : "the folder \(missing.folder) does not exist"
     }
 
     /// The searches of a `--queries` file: one a line, blank lines skipped, a `\r` before `\n` ignored.

@@ -70,10 +70,8 @@ struct Popular: ParsableCommand {
 
         /// The lock of the store at `path`; prints why it cannot be taken and fails otherwise.
         static func lock(_ path: String) throws -> FileLock {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                Console.error("error: \(path): the folder \(folder) does not exist")
+            if let missing = TextFile.missingFolder(of: path) {
+                Console.error("error: \(path): the folder \(missing.folder) does not exist")
                 throw ExitCode.failure
             }
             do {

@@ -31,7 +31,7 @@ struct Query: AsyncParsableCommand {
         // nothing, where `suggest batch` refuses the same text.
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) })
+            let bytes = UnsafeBufferPointer(start: pointer, count: strlen(pointer)).map { UInt8(bitPattern: $0) }
             if let offset = JSONParser.firstInvalidUTF8(bytes) {
                 let before = String(decoding: bytes[..<offset], as: UTF8.self)
                 throw ValidationError("argument \(index) is not valid UTF-8 at byte \(offset) (after \"\(before)\")")

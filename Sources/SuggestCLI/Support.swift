@@ -157,11 +157,7 @@ enum RecentsCheck {
     /// of `configuration` (loaded from `file`) that could not be read: the provider started without (some of) its
     /// searches, and a command that goes on must not hide it (as `suggest validate` reports it).
     static func warnUnreadStores(_ configuration: EngineConfiguration, file: String) {
-        for (index, slot) in configuration.slots.enumerated() {
-            guard let provider = slot.provider as? any StoreReadingProvider, let problem = provider.loadProblem
-            else { continue }
-            Console.error("warning: \(file): providers[\(index)].store: \(problem)")
-        }
+        for warning in configuration.storeWarnings { Console.error("warning: \(file): \(warning)") }
     }
 
     /// Tries once more to save each recents and popular provider's unsaved changes; reports those that still fail on

@@ -58,11 +58,7 @@ public enum SuggestValidation: Sendable {
                 write("\(file): OK (\(configuration.slots.count) providers: \(ids))", to: 1)
                 // A store that cannot be read is state, not configuration: a warning (the provider starts without it and
                 // leaves the file as it is).
-                for (index, slot) in configuration.slots.enumerated() {
-                    guard let provider = slot.provider as? any StoreReadingProvider, let problem = provider.loadProblem
-                    else { continue }
-                    write("warning: \(file): providers[\(index)].store: \(problem)", to: 2)
-                }
+                for warning in configuration.storeWarnings { write("warning: \(file): \(warning)", to: 2) }
                 // Bad lines of a dictionary read with `"lenient": true` are skipped, not errors: said, not hidden.
                 for (path, lines) in cache.skippedLines {
                     write("warning: \(file): \(path): \(lines) bad line\(lines == 1 ? "" : "s") skipped (\"lenient\": true)", to: 2)

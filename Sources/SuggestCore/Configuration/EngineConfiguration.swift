@@ -561,3 +561,13 @@ extension EngineConfiguration {
         }
     }
 }
+
+extension EngineConfiguration {
+    /// `providers[i].store: why` for each provider whose store could not be read when it started
+    /// (``StoreReadingProvider/loadProblem``): state, not configuration, so tools show these as warnings.
+    public var storeWarnings: [String] {
+        slots.enumerated().compactMap { index, slot in
+            (slot.provider as? any StoreReadingProvider)?.loadProblem.map { "providers[\(index)].store: \($0)" }
+        }
+    }
+}

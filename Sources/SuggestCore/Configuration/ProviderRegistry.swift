@@ -112,10 +112,8 @@ public struct ProviderContext: Sendable {
     package func storeFile(_ path: String, key: String = "store") throws(ConfigurationError) -> String {
         guard !path.isEmpty else { throw error(at: key, "expected a file path, found an empty string") }
         let resolved = resolve(path)
-        let folder = URL(fileURLWithPath: resolved).deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw error(at: key, "the folder \(folder) of \(resolved) does not exist")
+        if let missing = TextFile.missingFolder(of: resolved) {
+            throw error(at: key, "the folder \(missing.folder) of \(resolved) does not exist")
         }
         if let problem = TextFile.kindProblem(resolved) { throw error(at: key, "\(resolved): \(problem.description)") }
         return resolved

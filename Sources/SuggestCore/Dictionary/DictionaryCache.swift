@@ -37,11 +37,9 @@ public final class DictionaryCache: Sendable {
 
     /// The dictionaries read leniently that had bad lines, by path (sorted), with the number of lines skipped.
     public var skippedLines: [(path: String, lines: Int)] {
+        // Only a lenient read skips lines; a dictionary's source is the path it was read from.
         dictionaries.withLock { all in
-            all.compactMap { key, dictionary in
-                key.hasPrefix("lenient:") && dictionary.skippedLines > 0
-                    ? (String(key.dropFirst("lenient:".count)), dictionary.skippedLines) : nil
-            }
+            all.values.compactMap { $0.skippedLines > 0 ? ($0.source, $0.skippedLines) : nil }
         }.sorted { $0.path < $1.path }
     }
 

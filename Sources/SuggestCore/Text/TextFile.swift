@@ -58,6 +58,16 @@ package enum TextFile {
         return "no such file — did you mean \"\(nearest)\"?"
     }
 
+    /// The folder a file at `path` would be made in (`.` for a bare name), when it is not there as a folder: nil
+    /// when it is, `(folder, exists: false)` when nothing is there, `(folder, exists: true)` when something else is.
+    package static func missingFolder(of path: String) -> (folder: String, exists: Bool)? {
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder)
+        return exists && isFolder.boolValue ? nil : (folder, exists)
+    }
+
     /// Why what is at `path` (after links) could not be a file the engine reads or writes: nil for a regular file
     /// and for nothing at all (a file to be made).
     package static func kindProblem(_ path: String) -> Problem? {
