@@ -4,9 +4,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PostgresNIO
 import Suggest
 import SuggestPostgres
 @testable import SuggestServer
+import Synchronization
 import Testing
 
 /// The texts of an answer's suggestions from the popular provider `provider`.
@@ -35,14 +37,16 @@ struct UsersDatabasePopularTests {
     }
 
     /// A replica: its own database client, the popular searches read, the server made.
-    static func replica(provider: String) async throws -> (SuggestServer, UsersDatabase) {
+    static func replica(provider: String, retryInterval: Duration = .seconds(1)) async throws
+        -> (SuggestServer, UsersDatabase)
+    {
         // A generous connect timeout: this suite checks the sharing, and the suites beside it start many replicas
         // on a fresh database at once.
         let database = UsersDatabase(
             settings: try UsersTestDatabase.settings(),
             // A submit waits for its write longer than the default 2 s: the suites beside this one load the database
             // and the machine (2 s was once not enough on CI, and the submit answered "stored": false).
-            options: .init(submitWait: .seconds(15), connectTimeout: .seconds(30)))
+            options: .init(submitWait: .seconds(15), retryInterval: retryInterval, connectTimeout: .seconds(30)))
         let configuration = try configuration(provider: provider)
         try await database.preparePopular(configuration)
         let server = SuggestServer(
@@ -109,6 +113,55 @@ struct UsersDatabasePopularTests {
         #expect(try #require(a.users.popularProviders.first).shownQueries.map(\.text).sorted() == [
             "numpy stack", "pandas merge",
         ])
+    }
+
+    /// Change numbers are committed in order: a replica's write that is still open when another replica's later
+    /// write is ready holds that one back, so a third replica that reads in between does not pass the first one's
+    /// numbers and miss its rows.
+    @Test func aReaderDoesNotPassTheChangesOfAWriteStillOpen() async throws {
+        let provider = "popular_\(UUID().uuidString.prefix(8))"
+        // No background writes: the test writes A's queue in a transaction it holds open; B writes its queue when its
+        // application stops.
+        let (a, databaseA) = try await Self.replica(provider: provider, retryInterval: .seconds(3_600))
+        let (b, databaseB) = try await Self.replica(provider: provider, retryInterval: .seconds(3_600))
+        let (c, databaseC) = try await Self.replica(provider: provider, retryInterval: .seconds(3_600))
+        defer { databaseA.shutdown(); databaseB.shutdown(); databaseC.shutdown() }
+        let batch = try await a.makeApplication().test(.router) { client in
+            for i in 0..<5 { _ = try await send(client, .post, "/submit?user=a\(i)", #"{"text": "pandas merge"}"#) }
+            return databaseA.popularShare.withLock { share in
+                defer { share.outbox = [] }
+                return share.outbox
+            }
+        }
+        #expect(batch.count == 5)
+        let shared = try #require(databaseA.popularShare.withLock { $0.providers[provider] })
+        let (opened, openedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let held = Task {
+            try await databaseA.client.withTransaction(logger: UsersDatabase.silent) { connection in
+                try await UsersDatabase.lockPopularChanges(on: connection)
+                for pending in batch { try await UsersDatabase.count(pending, shared, on: connection) }
+                openedSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in opened { break }
+        let writing = Task {
+            try await b.makeApplication().test(.router) { client in
+                for i in 0..<5 {
+                    _ = try await send(client, .post, "/submit?user=b\(i)", #"{"text": "numpy stack"}"#)
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        await databaseC.synchronizePopular()
+        releaseSignal.yield()
+        try await held.value
+        try await writing.value
+        await databaseC.synchronizePopular()
+        let popularC = try #require(c.users.popularProviders.first)
+        #expect(Set(popularC.shownQueries.map(\.text)) == ["pandas merge", "numpy stack"])
+        #expect(databaseB.unwrittenPopularSearches == 0)
     }
 
     /// A database that cannot be reached at start: the popular searches cannot be shared, so `suggest serve` does

@@ -14,7 +14,8 @@ import Synchronization
 /// - **Counting:** a counted search changes the replica's provider at once and is queued; the background task (every
 ///   `UsersDatabase.Options.retryInterval`) writes the queue, each search as one upsert that counts it as the
 ///   provider's own counting does (a person among the row's remembered hashes is not counted again, which also makes
-///   a retried write harmless), and then reads the rows other replicas changed since (`change` above the last one
+///   a retried write harmless), in one transaction that first takes an advisory lock so that change numbers are
+///   committed in the order they are taken (a reader never passes the numbers of a write still open), and then reads the rows other replicas changed since (`change` above the last one
 ///   read) into the provider (`PopularProvider.absorb(_:)`). So a search counted on A is shown on B at most about
 ///   two retry intervals later.
 /// - **Bounded:** the queue shares `maximumQueuedChanges`; a search beyond it is counted on this replica only. Rows
@@ -188,10 +189,16 @@ extension UsersDatabase {
     /// Counted searches not written yet (and those that found no room in the queue).
     public var unwrittenPopularSearches: Int { popularShare.withLock { $0.outbox.count + $0.lost } }
 
-    /// Writes the queued counted searches, then reads what other replicas changed (the background task, and tests).
+    /// Writes the counted searches queued before the call, then reads what other replicas changed (the background
+    /// task, and tests): a write already under way is waited for (at most `submitWait`), so that what this replica
+    /// counted before the call is in the database after it, unless the database did not answer in time.
     func synchronizePopular() async {
         guard popularShare.withLock({ !$0.providers.isEmpty }) else { return }
-        await writePopular(within: options.submitWait)
+        let deadline = ContinuousClock.now + options.submitWait
+        while popularShare.withLock({ $0.writing }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        await writePopular(within: max(.zero, deadline - .now))
         await refreshPopular()
     }
 
@@ -216,6 +223,7 @@ extension UsersDatabase {
         let outcome = await Self.within(limit) {
             try await self.ensureSchema()
             try await self.client.withTransaction(logger: Self.silent) { connection in
+                try await Self.lockPopularChanges(on: connection)
                 for pending in batch {
                     guard let provider = settings[pending.provider] else { continue }
                     try await Self.count(pending, provider, on: connection)
@@ -238,10 +246,23 @@ extension UsersDatabase {
         }
     }
 
+    /// Takes the lock that orders the writers of counted searches, held until the transaction ends.
+    ///
+    /// A reader takes every row whose change number is above the last one it read, so a transaction must not commit
+    /// change numbers below those of one that committed before it: its rows would never be read. Writers holding
+    /// this lock take their numbers only after the previous writer has committed, so the numbers a reader sees are
+    /// committed in order.
+    static func lockPopularChanges(on connection: PostgresConnection) async throws {
+        try await run(connection, "SELECT pg_advisory_xact_lock(\(popularChangesLock))")
+    }
+
+    /// The advisory lock key of ``lockPopularChanges(on:)`` (the bytes "suggpop1").
+    static let popularChangesLock: Int64 = 0x7375_6767_706F_7031
+
     /// One counted search as the provider counts it (`PopularLedger.record`): a person among the row's remembered
     /// hashes changes nothing; otherwise one more person, the score decayed to the later of the two dates plus the
     /// search's own worth then, the newer text, the person's hash appended (the last `userMemory` kept).
-    private static func count(
+    static func count(
         _ pending: PopularShare.Pending, _ provider: PopularShare.Provider, on connection: PostgresConnection
     ) async throws {
         let search = pending.search
