@@ -15,7 +15,10 @@ quality report's configuration; with `--fuzzy-alone`, the fuzzy provider alone; 
   - out of order, one typo: the out-of-order text with one typo in its longest word of 4 letters or more (targets
     without one are left out), never in the first letter: a letter left out, doubled, replaced by another, or two
     neighbours swapped, drawn with a second random stream (seed + 1), so the other sessions stay the same:
-    `framwork django rest`.
+    `framwork django rest`;
+  - in order, an inner word left out, one typo: targets of three words or more, in order, one word that is neither
+    the first nor the last left out and one typo (as above) in the longest word left, drawn with a third random
+    stream (seed + 2): `djnago framework`.
 recall@5: the share of targets that are among the first five suggestions (with `--at K`, the first K: 10 for the
 whole list; compared folded: case and separators do not count) at some keystroke before the session's last one,
 and at its last one.
@@ -79,8 +82,9 @@ def misspell(word: str, rng: random.Random) -> str:
 
 def sessions(targets: list[str], letters: int, rng: random.Random, seed: int) -> dict[str, list[tuple[str, str]]]:
     """For each kind, (target, typed text) pairs."""
-    out_of_order, first_letters, misspelt = [], [], []
+    out_of_order, first_letters, misspelt, skipped = [], [], [], []
     typos = random.Random(seed + 1)
+    skips = random.Random(seed + 2)
     for target in targets:
         words = fold(target).split()
         order = list(range(len(words)))
@@ -94,7 +98,15 @@ def sessions(targets: list[str], letters: int, rng: random.Random, seed: int) ->
             typed = list(shuffled)
             typed[longest] = misspell(typed[longest], typos)
             misspelt.append((target, " ".join(typed)))
-    return {"out of order": out_of_order, "first letters": first_letters, "out of order, one typo": misspelt}
+        if len(words) >= 3:
+            kept = list(words)
+            del kept[skips.randrange(1, len(words) - 1)]
+            longest = max(range(len(kept)), key=lambda k: len(kept[k]))
+            if len(kept[longest]) >= 4 and kept[longest].isascii():
+                kept[longest] = misspell(kept[longest], skips)
+                skipped.append((target, " ".join(kept)))
+    return {"out of order": out_of_order, "first letters": first_letters, "out of order, one typo": misspelt,
+            "in order, an inner word left out, one typo": skipped}
 
 
 def run(binary: str, dictionary: str, extra: dict, pairs: list[tuple[str, str]],

@@ -91,6 +91,7 @@ enum Table {
                         let factor = (s.typoKindFactor * 1000).rounded() / 1000
                         line += " · kinds of typos ×\(JSONWriter.number(factor)) in popularity"
                     }
+                    if s.wordsOutOfOrder { line += " · words in another order" }
                     if let synonym = s.synonym { line += " · synonym \(synonym.term) → \(synonym.replacement)" }
                 } else if let subtitle = s.subtitle {
                     line += "  " + subtitle

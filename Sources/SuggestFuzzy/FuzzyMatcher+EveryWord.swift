@@ -36,9 +36,10 @@ extension FuzzyMatcher {
             let ranges = scratch.everyWordRanges.of(
                 query, in: title, tier: hit.tier, typos: Int(hit.typos), keyOffset: Int(hit.keyOffset),
                 keyLength: keyLength)
-            let match = SuggestionCandidate(
+            var match = SuggestionCandidate(
                 title: title, matchedRanges: ranges, tier: hit.tier, typos: Int(hit.typos),
                 popularity: dictionary.weight(at: entry))
+            match.wordsOutOfOrder = hit.wordsOutOfOrder
             if let earlier { candidates[earlier] = match } else { candidates.append(match) }
         }
         scratch.everyWordBuffer = buffer

@@ -60,6 +60,27 @@ extension EveryWord {
         }
     }
 
+    /// ``typos(query:words:key:starts:lengths:)``, and whether the query's words matched the key's words in their
+    /// order (each a later key word than the one before; `SuggestionCandidate/wordsOutOfOrder`).
+    /// - Complexity: as ``typos(query:words:key:starts:lengths:)``; no allocation.
+    @inlinable
+    public static func typoMatch<Query: RandomAccessCollection<UInt8>, Key: RandomAccessCollection<UInt8>>(
+        query: Query, words: some RandomAccessCollection<Range<Int>>, key: Key
+    ) -> (typos: Int, inOrder: Bool)? where Query.Index == Int, Key.Index == Int {
+        guard !words.isEmpty, words.count <= 64 else { return nil }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: words.count) { starts in
+            guard let count = typos(query: query, words: words, key: key, starts: starts.baseAddress!) else {
+                return nil
+            }
+            var inOrder = true
+            for i in 1..<starts.count where starts[i] <= starts[i - 1] {
+                inOrder = false
+                break
+            }
+            return (count, inOrder)
+        }
+    }
+
     /// The longest query word that may have typos, in bytes.
     @usableFromInline static let maxTypedLength = 32
 

@@ -25,6 +25,8 @@ public final class LivePrefixIndex: Sendable {
         public var keyOffset: Int
         /// The typos of an every-word match with typos (`tier` is then `.oneTypo` or `.twoTypos`), 0 otherwise.
         public var typos: Int = 0
+        /// An every-word match with typos in another word order than the query's (`PrefixIndex.Hit.wordsOutOfOrder`).
+        public var wordsOutOfOrder = false
     }
 
     struct Added: Sendable {
@@ -56,7 +58,8 @@ public final class LivePrefixIndex: Sendable {
                         tier: hit.tier,
                         entry: entry,
                         keyOffset: Int(hit.keyOffset),
-                        typos: Int(hit.typos)
+                        typos: Int(hit.typos),
+                        wordsOutOfOrder: hit.wordsOutOfOrder
                     )
                 )
             }
@@ -183,14 +186,14 @@ public final class LivePrefixIndex: Sendable {
                 // As in the base: a selected scope keeps its own entries and the unscoped ones.
                 if let scopeName, let scope = entry.scope, scope != scopeName { continue }
                 guard
-                    let (tier, offset, typos) = Self.tier(
+                    let (tier, offset, typos, outOfOrder) = Self.tier(
                         of: entry, q: q, whole: whole, partial: query.lastWordIsPartial, infix: infix)
                         ?? (everyWord && infix ? Self.everyWordTier(of: entry, query: query) : nil)
                 else { continue }
                 extra.append(
                     (Match(
                         text: entry.text, weight: entry.weight, scope: entry.scope, tier: tier, entry: nil,
-                        keyOffset: offset, typos: typos), entry.key))
+                        keyOffset: offset, typos: typos, wordsOutOfOrder: outOfOrder), entry.key))
             }
         }
         let fetch = limit + extra.count
@@ -224,28 +227,32 @@ public final class LivePrefixIndex: Sendable {
         }
     }
 
-    /// How an added entry matches: its tier, where the match starts in its key, and its typos.
-    typealias AddedMatch = (tier: MatchTier, offset: Int, typos: Int)
+    /// How an added entry matches: its tier, where the match starts in its key, its typos, and whether a typo
+    /// match's words are in another order than the query's.
+    typealias AddedMatch = (tier: MatchTier, offset: Int, typos: Int, outOfOrder: Bool)
 
     /// The every-word match of an added entry for a query of two or more words: without typos, or with them (a typo
     /// tier and their number).
     static func everyWordTier(of entry: Added, query: PreparedQuery) -> AddedMatch? {
         guard query.words.count >= 2 else { return nil }
-        if let tier = EveryWord.tier(query: query.normalized, words: query.words, key: entry.key) { return (tier, 0, 0) }
-        guard let typos = EveryWord.typos(query: query.normalized, words: query.words, key: entry.key), typos > 0
+        if let tier = EveryWord.tier(query: query.normalized, words: query.words, key: entry.key) {
+            return (tier, 0, 0, false)
+        }
+        guard let match = EveryWord.typoMatch(query: query.normalized, words: query.words, key: entry.key),
+            match.typos > 0
         else { return nil }
-        return (.typos(typos), 0, typos)
+        return (.typos(match.typos), 0, match.typos, !match.inOrder)
     }
 
     static func tier(of entry: Added, q: [UInt8], whole: [UInt8], partial: Bool, infix: Bool) -> AddedMatch? {
         let key = entry.key
-        if key == q { return (.exact, 0, 0) }
-        if key.starts(with: partial ? q : whole) { return (.prefix, 0, 0) }
+        if key == q { return (.exact, 0, 0, false) }
+        if key.starts(with: partial ? q : whole) { return (.prefix, 0, 0, false) }
         guard infix else { return nil }
         for s in entry.wordStarts {
             let rest = key[s...]
             if partial ? rest.starts(with: q) : (rest.elementsEqual(q) || rest.starts(with: whole)) {
-                return (.wordPrefix, s, 0)
+                return (.wordPrefix, s, 0, false)
             }
         }
         return nil

@@ -10,6 +10,9 @@ extension PrefixIndex {
         public var tier: MatchTier
         /// The typos of an every-word match with typos (0 otherwise).
         public var typos: UInt8 = 0
+        /// An every-word match with typos whose words start the entry's words in another order than the query's
+        /// (false otherwise: without typos, the tier tells). For explanations: it ranks as the in-order ones do.
+        public var wordsOutOfOrder = false
         /// Where the match starts in the entry's canonical key (0 unless `.wordPrefix`).
         public var keyOffset: UInt16
         /// The entry's sorted position (for the search's own bookkeeping).
@@ -66,8 +69,8 @@ extension PrefixIndex {
     /// With `everyWord` (and `infix`), a query of several words whose matches this way fill less than `limit`
     /// also finds entries where every word starts a word of the key, after those matches: in order
     /// (`MatchTier.wordsInOrder`), then in any order (`MatchTier.wordsAnyOrder`), then with typos in some words
-    /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`; see `EveryWord/typos(query:words:key:starts:lengths:)`), most
-    /// popular first among the entries that start a word with the query's rarest word (and, when nothing matched
+    /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`, `Hit/wordsOutOfOrder`; see
+    /// `EveryWord/typos(query:words:key:starts:lengths:)`), most popular first among the entries that start a word with the query's rarest word (and, when nothing matched
     /// without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
     /// the words as typed found something, 8 when they fill half of `limit` or more, 48 when only typo matches are
     /// possible) per run of keys; of a run, at most 16 entries are checked for typos, and 16 more that have every
@@ -398,7 +401,7 @@ extension PrefixIndex {
         // Read by `check` as a constant (a `var` a nested function captures gets a heap box).
         let exact = exactPossible
         // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the order:
-        // 0 in order, 1 in any order, 1 + typos with typos. A typo match is kept but not counted as found: the
+        // 0 in order, 1 in any order, 1 + typos with typos (`hi` 1 when those are in another word order). A typo match is kept but not counted as found: the
         // entries looked at, and the matches without typos, are the same as without them. Its counters are
         // `counts` (typo matches, entries checked for typos), reached through a pointer so that they are not
         // boxed on the heap.
@@ -439,8 +442,11 @@ extension PrefixIndex {
                 guard counts.pointee.checks < Self.typoPatience else { return false }
                 counts.pointee.checks += 1
             }
-            if let count = EveryWord.typos(query: q, words: words, key: key) {
-                found.append(HeapItem(rank: ranks[sorted], position: UInt32(sorted), lo: UInt32(1 + count), hi: 0))
+            if let match = EveryWord.typoMatch(query: q, words: words, key: key) {
+                found.append(
+                    HeapItem(
+                        rank: ranks[sorted], position: UInt32(sorted), lo: UInt32(1 + match.typos),
+                        hi: match.inOrder ? 0 : 1))
                 counts.pointee.matches += 1
                 // Where no match without typos is possible, a typo match counts: the walk stops at `need`.
                 return !exact
@@ -513,6 +519,7 @@ extension PrefixIndex {
             let tier: MatchTier = item.lo == 0 ? .wordsInOrder : count > 0 ? .typos(count) : .wordsAnyOrder
             var hit = Hit(entry: order[Int(item.position)], tier: tier)
             hit.typos = UInt8(count)
+            hit.wordsOutOfOrder = count > 0 && item.hi == 1
             hit.sortedPosition = item.position
             hits.append(hit)
         }

@@ -169,10 +169,11 @@ public final class PrefixProvider: ConfigurableProvider {
             let ranges = scratch.ranges.of(
                 request.query, in: match.text, tier: match.tier, typos: match.typos, keyOffset: match.keyOffset,
                 keyLength: queryLength)
-            output.append(
-                SuggestionCandidate(
-                    title: match.text, matchedRanges: ranges, tier: match.tier, typos: match.typos,
-                    popularity: match.weight))
+            var candidate = SuggestionCandidate(
+                title: match.text, matchedRanges: ranges, tier: match.tier, typos: match.typos,
+                popularity: match.weight)
+            candidate.wordsOutOfOrder = match.wordsOutOfOrder
+            output.append(candidate)
         }
         // Swapped back, not assigned: an assignment would retain each of its arrays once more.
         var kept: Scratch? = scratch

@@ -48,6 +48,7 @@ public enum BatchAnswer: Sendable {
             if let factor = item["typoKindFactor"]?.doubleValue, factor.isFinite, factor > 0 {
                 candidate.typoKindFactor = factor
             }
+            if case .bool(true)? = item["wordsOutOfOrder"] { candidate.wordsOutOfOrder = true }
             output.append(candidate)
         }
         if case .array(let errors) = answer["errors"] {

@@ -82,6 +82,7 @@ extension JSONBytes {
             raw(",\"typoKindFactor\":")
             number(s.typoKindFactor)
         }
+        if s.wordsOutOfOrder { raw(",\"wordsOutOfOrder\":true") }
         if let synonym = s.synonym {
             raw(",\"synonym\":{\"term\":")
             quoted(synonym.term)

@@ -25,6 +25,22 @@ struct QueryAndDemoCommandTests {
         #expect(output.stdout.contains("weight 1 × popularity 50 = score 50"))
     }
 
+    @Test func explainSaysATypoMatchIsInAnotherWordOrder() throws {
+        let folder = NSTemporaryDirectory() + "suggest-order-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "django-rest-framework\t900\nframework-for-rest\t50\n".write(
+            toFile: folder + "/names.tsv", atomically: true, encoding: .utf8)
+        try #"{"version":1,"providers":[{"type":"prefix","dictionary":"names.tsv"},{"type":"fuzzy","dictionary":"names.tsv"}]}"#
+            .write(toFile: folder + "/app.suggest.json", atomically: true, encoding: .utf8)
+        let output = try CLIRunner.run(["query", "--config", folder + "/app.suggest.json", "--explain", "framewirk rest"])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init).filter { $0.contains("1-typo") }
+        #expect(lines.count == 2, "\(output.stdout)")
+        #expect(lines.first?.contains("django") == true && lines.first?.contains("· words in another order") == true)
+        #expect(lines.last?.contains("for-") == true && lines.last?.contains("words in another order") == false)
+    }
+
     @Test func explainShowsHowTheKindsOfTyposWeighedACorrection() throws {
         let typos = CLIRunner.fixture("typos.suggest.json")
         let output = try CLIRunner.run(["query", "--config", typos, "--explain", "weither"])

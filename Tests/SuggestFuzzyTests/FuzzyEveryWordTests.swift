@@ -99,6 +99,25 @@ struct FuzzyEveryWordTests {
         #expect(Set(titles).count == titles.count)
     }
 
+    @Test func aTypoMatchInAnotherWordOrderSaysSoAndRanksByPopularity() throws {
+        let dictionary = WeightedDictionary(entries: [
+            ("django-rest-framework", 900, nil), ("rest-framework-helpers", 300, nil), ("framework-for-rest", 50, nil),
+        ])
+        let fuzzy = try FuzzyProvider(index: FuzzyIndex(dictionary))
+        let prefix = PrefixProvider(index: PrefixIndex(dictionary: dictionary))
+        let inOrder = try #require(try candidate("framework-for-rest", for: "framewirk rest", fuzzy))
+        #expect(inOrder.tier == .oneTypo && !inOrder.wordsOutOfOrder)
+        let otherOrder = try #require(try candidate("django-rest-framework", for: "framewirk rest", fuzzy))
+        #expect(otherOrder.tier == .oneTypo && otherOrder.wordsOutOfOrder)
+        // Through the engine, alone and beside a prefix provider (which offers the same matches).
+        for slots in [[ProviderSlot(fuzzy)], [ProviderSlot(prefix), ProviderSlot(fuzzy)]] {
+            let suggestions = SuggestionEngine(slots: slots).suggestions(for: "framewirk rest").suggestions
+            #expect(
+                suggestions.map(\.title) == ["django-rest-framework", "rest-framework-helpers", "framework-for-rest"])
+            #expect(suggestions.map(\.wordsOutOfOrder) == [true, true, false])
+        }
+    }
+
     /// A configuration of `providers` (JSON entries) over the fixture folder, with the fuzzy and prefix types.
     func load(_ providers: String) throws -> EngineConfiguration {
         var registry = ProviderRegistry()

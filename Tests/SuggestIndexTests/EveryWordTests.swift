@@ -161,6 +161,35 @@ struct EveryWordTypoTests {
         #expect(Self.typos("litle litle", "little") == nil)
     }
 
+    @Test func aTypoMatchTellsWhetherItsWordsAreInTheTypedOrder() throws {
+        func match(_ query: String, _ key: String) -> (typos: Int, inOrder: Bool)? {
+            let (q, words) = EveryWordTests.words(query)
+            return EveryWord.typoMatch(query: q, words: words, key: Array(key.utf8))
+        }
+        #expect(try #require(match("litle mermaid", "the little mermaid")) == (1, true))
+        #expect(try #require(match("mermaid litle", "the little mermaid")) == (1, false))
+        #expect(try #require(match("djnago framewrk", "django rest framework")) == (2, true))
+        #expect(try #require(match("framewrk djnago", "django rest framework")) == (2, false))
+        #expect(match("mermaid kittle", "the little mermaid") == nil)
+    }
+
+    @Test func typoMatchesSayWhetherTheirWordsAreInTheTypedOrderAndRankByPopularity() {
+        let index = PrefixIndex(
+            dictionary: WeightedDictionary(entries: [
+                (text: "django-rest-framework", weight: 900, scope: nil),
+                (text: "rest-framework-helpers", weight: 300, scope: nil),
+                (text: "framework-rest-tools", weight: 100, scope: nil),
+                (text: "framework-for-rest", weight: 50, scope: nil),
+            ]))
+        // "framewrk rest": one typo in each; two entries have "framework" before "rest".
+        var buffer = PrefixIndex.SearchBuffer()
+        index.search(PreparedQuery(SearchQuery(text: "framewrk rest")), limit: 10, infix: true, everyWord: true, into: &buffer)
+        let titles = buffer.hits.map { index.dictionary.text(at: Int($0.entry)) }
+        #expect(titles == ["django-rest-framework", "rest-framework-helpers", "framework-rest-tools", "framework-for-rest"])
+        #expect(buffer.hits.map(\.wordsOutOfOrder) == [true, true, false, false])
+        #expect(buffer.hits.allSatisfy { $0.tier == .oneTypo && $0.typos == 1 })
+    }
+
     @Test func nonASCIIWordsMatchOnlyExactly() {
         #expect(Self.typos("café crème", "café crème brûlée")?.typos == 0)
         #expect(Self.typos("cafè crème", "café crème brûlée") == nil)

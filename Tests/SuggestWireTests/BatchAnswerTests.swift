@@ -39,6 +39,25 @@ struct BatchAnswerTests {
         #expect(output.candidates.map(\.typoKindFactor) == [6.25, 1])
     }
 
+    @Test func aTypoMatchInAnotherWordOrderSaysSo() throws {
+        var django = Suggestion(
+            title: "django-rest-framework", completion: .text("django-rest-framework"), tier: .oneTypo, typos: 1)
+        django.wordsOutOfOrder = true
+        let tools = Suggestion(
+            title: "framework-rest-tools", completion: .text("framework-rest-tools"), tier: .oneTypo, typos: 1)
+        let result = SuggestionResult(sections: [.init(title: "Suggestions", suggestions: [tools, django])])
+        let answer = try JSONParser.parse(JSONWriter.result(result, text: "framewrk rest"))
+        guard case .array(let suggestions)? = answer["suggestions"] else {
+            Issue.record("no suggestions in \(answer)")
+            return
+        }
+        // Left out when false.
+        #expect(suggestions[0]["wordsOutOfOrder"] == nil)
+        #expect(suggestions[1]["wordsOutOfOrder"] == .bool(true))
+        let output = try BatchAnswer.output(from: answer, limit: 10)
+        #expect(output.candidates.map(\.wordsOutOfOrder) == [false, true])
+    }
+
     @Test func aSuggestionFoundThroughASynonymSaysWhichOne() throws {
         var options = EngineOptions()
         options.synonyms = try Synonyms(groups: [["pants", "trousers"]])

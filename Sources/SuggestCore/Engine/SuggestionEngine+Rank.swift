@@ -68,6 +68,8 @@ extension SuggestionEngine {
         var candidate: Int
         var tier: MatchTier
         var typos: Int
+        /// A typo match in another word order (``SuggestionCandidate/wordsOutOfOrder``; for explanations).
+        var outOfOrder: Bool
         var score: Double
         /// Found only through a synonym (ranks below every direct match).
         var synonym: Bool
@@ -162,6 +164,7 @@ extension SuggestionEngine {
                         kept.synonym = synonym
                         kept.tier = tier
                         kept.typos = candidates[c].typos
+                        kept.outOfOrder = candidates[c].wordsOutOfOrder
                         kept.score = score
                     }
                     scratch.merged[key] = kept
@@ -181,6 +184,7 @@ extension SuggestionEngine {
                             candidate: c,
                             tier: tier,
                             typos: candidates[c].typos,
+                            outOfOrder: candidates[c].wordsOutOfOrder,
                             score: score,
                             synonym: candidates[c].synonym != nil,
                             section: section,
@@ -390,6 +394,7 @@ extension SuggestionEngine {
                 synonym: entry.synonym ? outputs[p][c].synonym : nil
             ))
         suggestions[suggestions.count - 1].typoKindFactor = outputs[p][c].typoKindFactor
+        suggestions[suggestions.count - 1].wordsOutOfOrder = entry.outOfOrder
     }
 
     /// The longest common start of the shown text completions that match as exact or prefix, when it is longer

@@ -19,6 +19,11 @@ public struct SuggestionCandidate: Hashable, Sendable {
     /// for a vowel, a doubled letter, two neighbours swapped), below 1 for unlikely ones (a wrong first letter);
     /// 1 when the provider does not weigh them (the fuzzy provider's `weighTypoKinds` does). For explanations.
     public var typoKindFactor: Double = 1
+    /// A typo match of several words whose words start the entry's words in another order than the typed one
+    /// ("framwork django" → "django-rest-framework"). For explanations: it does not change the rank (a typo match
+    /// in the typed order is not ranked above a more popular one in another order, which people typing the words
+    /// of a name out of order with a typo were measured to find less often).
+    public var wordsOutOfOrder = false
 
     @inlinable
     public init(

@@ -72,6 +72,9 @@ public struct Suggestion: Hashable, Sendable, Identifiable {
     /// How much the kinds of its typos changed ``popularity`` (see ``SuggestionCandidate/typoKindFactor``; 1 when
     /// not weighed).
     public var typoKindFactor: Double = 1
+    /// A typo match whose words are in another order than the typed one (see
+    /// ``SuggestionCandidate/wordsOutOfOrder``; it does not change the rank).
+    public var wordsOutOfOrder = false
 
     public init(
         title: String,
