@@ -181,7 +181,7 @@ struct EveryWordTypoTests {
                 (text: "framework-rest-tools", weight: 100, scope: nil),
                 (text: "framework-for-rest", weight: 50, scope: nil),
             ]))
-        // "framewrk rest": one typo in each; two entries have "framework" before "rest".
+        // "framewrk rest": one typo ("framewrk"); two entries have "framework" before "rest".
         var buffer = PrefixIndex.SearchBuffer()
         index.search(PreparedQuery(SearchQuery(text: "framewrk rest")), limit: 10, infix: true, everyWord: true, into: &buffer)
         let titles = buffer.hits.map { index.dictionary.text(at: Int($0.entry)) }

@@ -36,11 +36,18 @@ struct PopularShare: Sendable {
     struct Pending: Sendable {
         var provider: String
         var search: PopularProvider.CountedSearch
+        /// Its place in the queue (increasing): a write removes what it wrote by it.
+        var sequence: UInt64 = 0
     }
 
     var providers: [String: Provider] = [:]
     var outbox: [Pending] = []
-    var writing = false
+    var lastSequence: UInt64 = 0
+    /// When the write under way started (nil: none). A write that did not answer in time is not given up on: it
+    /// still holds this until it ends (its transaction may yet commit, and a second write of the same searches
+    /// would count a person again once more people than a row remembers made them), or until
+    /// ``UsersDatabase/abandonedPopularWrite`` has passed (a write that never returns does not stop sharing).
+    var writingSince: ContinuousClock.Instant?
     var lost = 0
     var rounds = 0
 }
@@ -183,23 +190,38 @@ extension UsersDatabase {
             popularShare.withLock { $0.lost += 1 }
             return
         }
-        popularShare.withLock { $0.outbox.append(PopularShare.Pending(provider: provider, search: search)) }
+        popularShare.withLock { share in
+            share.lastSequence += 1
+            share.outbox.append(PopularShare.Pending(provider: provider, search: search, sequence: share.lastSequence))
+        }
     }
 
     /// Counted searches not written yet (and those that found no room in the queue).
     public var unwrittenPopularSearches: Int { popularShare.withLock { $0.outbox.count + $0.lost } }
 
-    /// Writes the counted searches queued before the call, then reads what other replicas changed (the background
-    /// task, and tests): a write already under way is waited for (at most `submitWait`), so that what this replica
-    /// counted before the call is in the database after it, unless the database did not answer in time.
+    /// Writes the counted searches queued before the call (the first 1,000), then reads what other replicas changed
+    /// (the background task, and tests): a write already under way is waited for (at most `submitWait`), so that
+    /// what this replica counted before the call is in the database after it, unless the database did not answer
+    /// in time.
     func synchronizePopular() async {
         guard popularShare.withLock({ !$0.providers.isEmpty }) else { return }
         let deadline = ContinuousClock.now + options.submitWait
-        while popularShare.withLock({ $0.writing }), ContinuousClock.now < deadline {
+        while isWritingPopular, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        await writePopular(within: max(.zero, deadline - .now))
+        if deadline - .now >= .milliseconds(100) { await writePopular(within: deadline - .now) }
         await refreshPopular()
+    }
+
+    /// How long a popular write that did not end keeps others from writing (above the pool's 30 s statement
+    /// timeout).
+    static let abandonedPopularWrite: Duration = .seconds(60)
+
+    /// Whether a write is under way (and not yet abandoned).
+    private var isWritingPopular: Bool {
+        popularShare.withLock { share in
+            share.writingSince.map { ContinuousClock.now - $0 < Self.abandonedPopularWrite } ?? false
+        }
     }
 
     /// Writes the queue until it is empty or `deadline` has passed (at shutdown).
@@ -211,16 +233,22 @@ extension UsersDatabase {
         }
     }
 
-    /// Writes the queued searches in one transaction (one at a time: a second caller returns at once).
+    /// Writes the queued searches in one transaction (one at a time: a second caller returns at once). The write
+    /// removes what it wrote from the queue when it commits, even after `limit` (it is then not waited for, but
+    /// it keeps others from writing until it ends: see `PopularShare.writingSince`).
     private func writePopular(within limit: Duration) async {
+        let now = ContinuousClock.now
         let (batch, settings): ([PopularShare.Pending], [String: PopularShare.Provider]) = popularShare.withLock {
             share in
-            guard !share.writing, !share.outbox.isEmpty else { return ([], [:]) }
-            share.writing = true
+            if let since = share.writingSince, now - since < Self.abandonedPopularWrite { return ([], [:]) }
+            guard !share.outbox.isEmpty else { return ([], [:]) }
+            share.writingSince = now
             return (Array(share.outbox.prefix(1_000)), share.providers)
         }
-        guard !batch.isEmpty else { return }
+        guard let through = batch.last?.sequence else { return }
         let outcome = await Self.within(limit) {
+            // Ends the claim of this write only (a write abandoned long ago must not end a newer one's).
+            defer { self.popularShare.withLock { if $0.writingSince == now { $0.writingSince = nil } } }
             try await self.ensureSchema()
             try await self.client.withTransaction(logger: Self.silent) { connection in
                 try await Self.lockPopularChanges(on: connection)
@@ -229,14 +257,15 @@ extension UsersDatabase {
                     try await Self.count(pending, provider, on: connection)
                 }
             }
-        }
-        popularShare.withLock { share in
-            share.writing = false
-            if case .success? = outcome { share.outbox.removeFirst(batch.count) }
+            let removed = self.popularShare.withLock { share in
+                let before = share.outbox.count
+                share.outbox.removeAll { $0.sequence <= through }
+                return before - share.outbox.count
+            }
+            self.queueBudget.release(removed)
         }
         switch outcome {
         case .success?:
-            queueBudget.release(batch.count)
             health.succeeded()
         case .failure(let error)?:
             noteFailure(error)
