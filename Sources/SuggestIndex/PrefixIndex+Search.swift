@@ -70,8 +70,8 @@ extension PrefixIndex {
     /// also finds entries where every word starts a word of the key, after those matches: in order
     /// (`MatchTier.wordsInOrder`), then in any order (`MatchTier.wordsAnyOrder`), then with typos in some words
     /// (`MatchTier.oneTypo`, `.twoTypos`; `Hit/typos`, `Hit/wordsOutOfOrder`; see
-    /// `EveryWord/typos(query:words:key:starts:lengths:)`), most popular first among the entries that start a word with the query's rarest word (and, when nothing matched
-    /// without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
+    /// `EveryWord/typos(query:words:key:starts:lengths:)`), most popular first among the entries that start a word
+    /// with the query's rarest word (and, when nothing matched without typos, its second rarest), looked at in popularity order until 128 of them did not match (32 when
     /// the words as typed found something, 8 when they fill half of `limit` or more, 48 when only typo matches are
     /// possible) per run of keys; of a run, at most 16 entries are checked for typos, and 16 more that have every
     /// word but one as typed and the first letter of the one left: the work stays bounded, and typing in order,
@@ -401,8 +401,9 @@ extension PrefixIndex {
         // Read by `check` as a constant (a `var` a nested function captures gets a heap box).
         let exact = exactPossible
         // A candidate: offered, not a hit already, not found already, every word in its key. `lo` holds the order:
-        // 0 in order, 1 in any order, 1 + typos with typos (`hi` 1 when those are in another word order). A typo match is kept but not counted as found: the
-        // entries looked at, and the matches without typos, are the same as without them. Its counters are
+        // 0 in order, 1 in any order, 1 + typos with typos (`hi` 1 when those are in another word order). A typo
+        // match is kept but not counted as found: the entries looked at, and the matches without typos, are the same
+        // as without them. Its counters are
         // `counts` (typo matches, entries checked for typos), reached through a pointer so that they are not
         // boxed on the heap.
         // The index's arrays as locals: a method of `self` called from the closures below copied the whole index

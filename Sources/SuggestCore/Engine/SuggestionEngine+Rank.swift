@@ -68,8 +68,6 @@ extension SuggestionEngine {
         var candidate: Int
         var tier: MatchTier
         var typos: Int
-        /// A typo match in another word order (``SuggestionCandidate/wordsOutOfOrder``; for explanations).
-        var outOfOrder: Bool
         var score: Double
         /// Found only through a synonym (ranks below every direct match).
         var synonym: Bool
@@ -164,7 +162,6 @@ extension SuggestionEngine {
                         kept.synonym = synonym
                         kept.tier = tier
                         kept.typos = candidates[c].typos
-                        kept.outOfOrder = candidates[c].wordsOutOfOrder
                         kept.score = score
                     }
                     scratch.merged[key] = kept
@@ -184,7 +181,6 @@ extension SuggestionEngine {
                             candidate: c,
                             tier: tier,
                             typos: candidates[c].typos,
-                            outOfOrder: candidates[c].wordsOutOfOrder,
                             score: score,
                             synonym: candidates[c].synonym != nil,
                             section: section,
@@ -394,7 +390,7 @@ extension SuggestionEngine {
                 synonym: entry.synonym ? outputs[p][c].synonym : nil
             ))
         suggestions[suggestions.count - 1].typoKindFactor = outputs[p][c].typoKindFactor
-        suggestions[suggestions.count - 1].wordsOutOfOrder = entry.outOfOrder
+        suggestions[suggestions.count - 1].wordsOutOfOrder = outputs[p][c].wordsOutOfOrder
     }
 
     /// The longest common start of the shown text completions that match as exact or prefix, when it is longer

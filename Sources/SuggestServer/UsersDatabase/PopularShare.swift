@@ -15,8 +15,8 @@ import Synchronization
 ///   `UsersDatabase.Options.retryInterval`) writes the queue, each search as one upsert that counts it as the
 ///   provider's own counting does (a person among the row's remembered hashes is not counted again, which also makes
 ///   a retried write harmless), in one transaction that first takes an advisory lock so that change numbers are
-///   committed in the order they are taken (a reader never passes the numbers of a write still open), and then reads the rows other replicas changed since (`change` above the last one
-///   read) into the provider (`PopularProvider.absorb(_:)`). So a search counted on A is shown on B at most about
+///   committed in the order they are taken (a reader never passes the numbers of a write still open), and then
+///   reads the rows other replicas changed since (`change` above the last one read) into the provider (`PopularProvider.absorb(_:)`). So a search counted on A is shown on B at most about
 ///   two retry intervals later.
 /// - **Bounded:** the queue shares `maximumQueuedChanges`; a search beyond it is counted on this replica only. Rows
 ///   beyond the provider's capacity, the least popular, are deleted now and then.
@@ -50,6 +50,11 @@ struct PopularShare: Sendable {
     var writingSince: ContinuousClock.Instant?
     var lost = 0
     var rounds = 0
+
+    /// Whether a write under way (and not abandoned) keeps others from writing at `now`.
+    func isWriting(at now: ContinuousClock.Instant) -> Bool {
+        writingSince.map { now - $0 < UsersDatabase.abandonedPopularWrite } ?? false
+    }
 }
 
 /// A popular provider's store when replicas share it through the users database: what the database held at start
@@ -206,7 +211,7 @@ extension UsersDatabase {
     func synchronizePopular() async {
         guard popularShare.withLock({ !$0.providers.isEmpty }) else { return }
         let deadline = ContinuousClock.now + options.submitWait
-        while isWritingPopular, ContinuousClock.now < deadline, !Task.isCancelled {
+        while popularShare.withLock({ $0.isWriting(at: .now) }), ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
         if deadline - .now >= .milliseconds(100) { await writePopular(within: deadline - .now) }
@@ -216,13 +221,6 @@ extension UsersDatabase {
     /// How long a popular write that did not end keeps others from writing (above the pool's 30 s statement
     /// timeout).
     static let abandonedPopularWrite: Duration = .seconds(60)
-
-    /// Whether a write is under way (and not yet abandoned).
-    private var isWritingPopular: Bool {
-        popularShare.withLock { share in
-            share.writingSince.map { ContinuousClock.now - $0 < Self.abandonedPopularWrite } ?? false
-        }
-    }
 
     /// Writes the queue until it is empty or `deadline` has passed (at shutdown).
     func flushPopular(until deadline: ContinuousClock.Instant) async {
@@ -240,8 +238,7 @@ extension UsersDatabase {
         let now = ContinuousClock.now
         let (batch, settings): ([PopularShare.Pending], [String: PopularShare.Provider]) = popularShare.withLock {
             share in
-            if let since = share.writingSince, now - since < Self.abandonedPopularWrite { return ([], [:]) }
-            guard !share.outbox.isEmpty else { return ([], [:]) }
+            guard !share.isWriting(at: now), !share.outbox.isEmpty else { return ([], [:]) }
             share.writingSince = now
             return (Array(share.outbox.prefix(1_000)), share.providers)
         }
