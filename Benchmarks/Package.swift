@@ -97,5 +97,10 @@ let package = Package(
             ],
             path: "Sources/FuzzyEval"
         ),
+        .executableTarget(
+            name: "IndexLoad",
+            dependencies: [.product(name: "SuggestIndex", package: suggestPackage)],
+            path: "Sources/IndexLoad"
+        ),
     ]
 )

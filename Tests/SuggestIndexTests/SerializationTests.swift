@@ -72,6 +72,29 @@ struct SerializationTests {
         }
     }
 
+    /// A payload of over 1 MB is copied on two cores, each taking whole arrays, the first also hashing the payload:
+    /// the loaded index is the built one, byte for byte; a byte changed near the start, in the middle or near the
+    /// end is a checksum mismatch.
+    @Test func aLargeIndexIsReadOnTwoCoresWithEveryArrayWhole() throws {
+        let entries = (0..<40_000).map { i in
+            (text: "entry \(String(i * 7919, radix: 36)) word\(i % 211)", weight: Double(i % 1000), scope: String?.none)
+        }
+        let built = PrefixIndex(dictionary: WeightedDictionary(entries: entries))
+        let bytes = built.serialized()
+        let payload = bytes.count - PrefixIndex.headerSize
+        #expect(payload >= 1 << 20)
+        let loaded = try load(bytes)
+        #expect(loaded.serialized() == bytes)
+        for text in ["entry 1", "word2", "entry a word1"] {
+            #expect(loaded.complete(text) == built.complete(text), "\(text)")
+        }
+        for offset in [10, payload / 2, payload - 3] {
+            var damaged = bytes
+            damaged[PrefixIndex.headerSize + offset] ^= 0x04
+            expectError(damaged, "checksum mismatch")
+        }
+    }
+
     /// Whichever byte of the payload changes, a damaged file is a checksum mismatch (a section length too).
     @Test func aDamagedSectionLengthIsAChecksumMismatch() {
         var bytes = index.serialized()
