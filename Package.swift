@@ -234,34 +234,40 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "SuggestCoreTests",
-            dependencies: ["SuggestCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SuggestTestSupport", "SuggestCore", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SuggestPatternTests", dependencies: ["SuggestPattern"]),
-        .testTarget(name: "SuggestIndexTests", dependencies: ["SuggestIndex"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestRecents"]),
-        .testTarget(name: "SuggestPopularTests", dependencies: ["SuggestPopular", "Suggest"]),
+        .testTarget(
+            name: "SuggestIndexTests", dependencies: ["SuggestTestSupport", "SuggestIndex"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(name: "SuggestRecentsTests", dependencies: ["SuggestTestSupport", "SuggestRecents"]),
+        .testTarget(name: "SuggestPopularTests", dependencies: ["SuggestTestSupport", "SuggestPopular", "Suggest"]),
         .testTarget(
             name: "SuggestPrefixTests",
-            dependencies: ["SuggestPrefix", "SuggestIndex"],
+            dependencies: ["SuggestTestSupport", "SuggestPrefix", "SuggestIndex"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "SuggestFuzzyTests",
-            dependencies: ["SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"],
+            dependencies: ["SuggestTestSupport", "SuggestFuzzy", "SuggestCore", "SuggestIndex", "SuggestPrefix"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "SuggestTokensTests", dependencies: ["SuggestTokens"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SuggestTokensTests", dependencies: ["SuggestTestSupport", "SuggestTokens"],
+            resources: [.copy("Fixtures")]),
         .testTarget(name: "SuggestTests", dependencies: ["Suggest", "SuggestTesting"]),
         .testTarget(name: "SuggestWireTests", dependencies: ["SuggestWire", "Suggest"]),
         .testTarget(name: "SuggestTestingTests", dependencies: ["SuggestTesting", "Suggest"]),
-        .testTarget(name: "SuggestBenchTests", dependencies: ["SuggestBench", "Suggest"]),
-        .testTarget(name: "SuggestDemoTests", dependencies: ["SuggestDemo", "Suggest"]),
-        .testTarget(name: "SuggestValidationTests", dependencies: ["SuggestValidation", "SuggestCore"]),
+        .testTarget(name: "SuggestBenchTests", dependencies: ["SuggestTestSupport", "SuggestBench", "Suggest"]),
+        .testTarget(name: "SuggestDemoTests", dependencies: ["SuggestTestSupport", "SuggestDemo", "Suggest"]),
+        .testTarget(
+            name: "SuggestValidationTests", dependencies: ["SuggestTestSupport", "SuggestValidation", "SuggestCore"]),
         .testTarget(
             name: "SuggestCLITests",
             dependencies: [
-                "suggest", "suggest-demo", "suggest-validate-example", "Suggest", "SuggestDemo", "SuggestIndexBuilder",
+                "SuggestTestSupport", "suggest", "suggest-demo", "suggest-validate-example", "Suggest", "SuggestDemo",
+                "SuggestIndexBuilder",
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -286,7 +292,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "SuggestRemoteTests", dependencies: ["SuggestRemote", "SuggestCore"]),
-        // Loopback sockets shared by the database tests (a proxy that cuts the database off, a silent port).
+        // What the tests share: temporary folders removed when the test process exits, and the database tests'
+        // loopback sockets (a proxy that cuts the database off, a silent port).
         .target(name: "SuggestTestSupport", path: "Tests/SuggestTestSupport"),
         .testTarget(
             name: "SuggestPostgresTests",

@@ -2,6 +2,7 @@ import Foundation
 import Suggest
 import SuggestBench
 import Testing
+import SuggestTestSupport
 
 /// A custom provider that offers the texts that start with the query, after spinning for `spin`: an app's own
 /// provider, made slower on purpose.
@@ -114,7 +115,7 @@ struct BaselineComparisonTests {
     }
 
     @Test func aBenchEngineNeverWritesTheRecentSearchesStore() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-store-\(UUID())")
+        let folder = URL(fileURLWithPath: TestFolders.unique("bench-store-"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = #"{ "version": 1, "providers": [ { "type": "recent", "store": "recents.json" } ] }"#

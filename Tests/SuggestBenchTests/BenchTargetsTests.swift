@@ -2,6 +2,7 @@ import Foundation
 import Suggest
 import SuggestBench
 import Testing
+import SuggestTestSupport
 
 struct BenchTargetsTests {
     @Test func entriesAreDrawnByWeightAndAZeroWeightNever() {
@@ -14,7 +15,7 @@ struct BenchTargetsTests {
     }
 
     @Test func aConfigurationGivesItsDictionaryOnceAndItsStaticItems() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-targets-\(UUID())")
+        let folder = URL(fileURLWithPath: TestFolders.unique("bench-targets-"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try "python\t10\npandas\t5\n".write(to: folder.appendingPathComponent("words.tsv"), atomically: true, encoding: .utf8)

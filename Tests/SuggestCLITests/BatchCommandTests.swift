@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 struct BatchCommandTests {
     let config = CLIRunner.fixture("fruits.suggest.json")
@@ -121,7 +122,7 @@ struct BatchCommandTests {
 
     /// Standard input that cannot be read (a folder) is an error, not an end of input that looks like success.
     @Test func standardInputThatCannotBeReadIsAnError() throws {
-        let store = NSTemporaryDirectory() + "suggest-popular-\(UUID()).json"
+        let store = TestFolders.unique("suggest-popular-", ".json")
         for arguments in [["batch", "--config", config], ["popular", "record", "--store", store]] {
             let folder = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/"))
             let output = try CLIRunner.run(arguments, stdinFile: folder)
@@ -213,7 +214,7 @@ struct BatchCommandTests {
     }
 
     @Test func aConfigurationStartingWithAByteOrderMarkIsRead() throws {
-        let folder = NSTemporaryDirectory() + "suggest-bom-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-bom-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/bom.suggest.json"

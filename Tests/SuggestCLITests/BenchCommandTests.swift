@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest bench`, run as a person or a CI job runs it.
 struct BenchCommandTests {
@@ -10,7 +11,7 @@ struct BenchCommandTests {
         func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
         init(dictionary: String = "python\t100\npandas\t60\nnumpy\t50\nrequests\t80\nflask\t20\ndjango\t40\n") throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(UUID())")
+            folder = URL(fileURLWithPath: TestFolders.unique("bench-cli-"))
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try dictionary.write(to: folder.appendingPathComponent("words.tsv"), atomically: true, encoding: .utf8)
             try write(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest batch` with a `prefix` and a `fuzzy` provider on the same dictionary: prefix completions first, typo
 /// and abbreviation matches after them, one suggestion per completion.
@@ -8,7 +9,7 @@ struct FuzzyCLITests {
     let config: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "suggest-fuzzy-cli-" + UUID().uuidString
+        folder = TestFolders.unique("suggest-fuzzy-cli-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(
             "python\t1000\npytorch\t700\npath\t100000\nreceive\t700\nreceived\t800\ngithub\t600\nNew York Times\t400\n"

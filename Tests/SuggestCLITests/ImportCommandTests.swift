@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest import --postgres URL DICTIONARY`: its errors need no database; the import itself runs when
 /// `SUGGEST_TEST_POSTGRES_URL` names one (see .ci/postgres.sh).
@@ -10,7 +11,7 @@ import Testing
     }
 
     func temporaryFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "suggest-import-" + UUID().uuidString
+        let path = TestFolders.unique("suggest-import-")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Suggest
 import Testing
+import SuggestTestSupport
 
 /// `SuggestIndexBuilder`, the worker `SuggestIndexPlugin` runs at build time, run as the build runs it.
 struct IndexBuilderToolTests {
@@ -20,7 +21,7 @@ struct IndexBuilderToolTests {
     }
 
     func temporaryFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "suggest-builder-" + UUID().uuidString
+        let path = TestFolders.unique("suggest-builder-")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

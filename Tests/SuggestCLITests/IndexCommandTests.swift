@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 struct IndexCommandTests {
     func temporaryFolder() throws -> String {
-        let path = NSTemporaryDirectory() + "suggest-index-" + UUID().uuidString
+        let path = TestFolders.unique("suggest-index-")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// The engine's log in the `suggest` tool: on standard error, at `SUGGEST_LOG_LEVEL` (default `warning`).
 struct LoggingCLITests {
     /// Runs `suggest query --config FILE abcdef` on a configuration written to a temporary file, removed afterwards.
     func query(environment: [String: String] = [:]) throws -> CLIRunner.Output {
-        let path = NSTemporaryDirectory() + "suggest-logging-" + UUID().uuidString + ".suggest.json"
+        let path = TestFolders.unique("suggest-logging-", ".suggest.json")
         try #"{"version": 1, "maxQueryLength": 2, "providers": [{"type": "static", "items": [{"title": "ab"}]}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }

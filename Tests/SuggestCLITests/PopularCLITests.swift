@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest popular record|list|export`, and a `popular` provider learned from a log answering `suggest batch`.
 struct PopularCLITests {
     let folder: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "suggest-popular-cli-" + UUID().uuidString
+        folder = TestFolders.unique("suggest-popular-cli-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     }
 

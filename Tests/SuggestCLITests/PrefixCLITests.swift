@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest batch` with a `prefix` provider: every keystroke answered with the top completions by weight.
 struct PrefixCLITests {
@@ -7,7 +8,7 @@ struct PrefixCLITests {
     let config: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "suggest-prefix-cli-" + UUID().uuidString
+        folder = TestFolders.unique("suggest-prefix-cli-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(
             "python\t1000\npytorch\t700\npytest\t400\npyramid\t300\nNew York\t800\nnews\t900\nCafé\t50\n".utf8

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import suggest
+import SuggestTestSupport
 
 /// The progress line of long work: on a terminal only (or when forced), throttled, erased at the end.
 struct ProgressLineTests {
@@ -48,7 +49,8 @@ struct ProgressLineTests {
     }
 
     func dictionary() throws -> (tsv: String, idx: String) {
-        let folder = NSTemporaryDirectory() + "suggest-progress-" + UUID().uuidString
+        // A short name: the progress line's path must fit in 79 columns.
+        let folder = TestFolders.root + "/progress-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLIRunner.fixture("fruits.tsv"), toPath: folder + "/fruits.tsv")
         return (folder + "/fruits.tsv", folder + "/fruits.idx")

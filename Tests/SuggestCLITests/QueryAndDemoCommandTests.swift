@@ -1,6 +1,7 @@
 import Foundation
 import Suggest
 import Testing
+import SuggestTestSupport
 
 struct QueryAndDemoCommandTests {
     let config = CLIRunner.fixture("fruits.suggest.json")
@@ -26,7 +27,7 @@ struct QueryAndDemoCommandTests {
     }
 
     @Test func explainSaysATypoMatchIsInAnotherWordOrder() throws {
-        let folder = NSTemporaryDirectory() + "suggest-order-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-order-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "django-rest-framework\t900\nframework-for-rest\t50\n".write(
@@ -69,7 +70,7 @@ struct QueryAndDemoCommandTests {
 
     /// A provider that fails on the text: the answer and its error are printed, and the status is 1.
     @Test func aProviderErrorMakesTheStatusOne() throws {
-        let folder = NSTemporaryDirectory() + "suggest-query-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-query-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let catastrophic = folder + "/c.json"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest batch` learning recent searches into a store file, and `suggest recents list|remove|clear`.
 struct RecentsCLITests {
@@ -7,7 +8,7 @@ struct RecentsCLITests {
     let config: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "suggest-recents-cli-" + UUID().uuidString
+        folder = TestFolders.unique("suggest-recents-cli-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         config = folder + "/app.suggest.json"
         try Data(

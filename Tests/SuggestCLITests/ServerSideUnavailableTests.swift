@@ -1,4 +1,5 @@
 #if !Server
+import SuggestTestSupport
     import Foundation
     import Testing
 
@@ -18,7 +19,7 @@
 
         @Test(arguments: ["postgres", "remote"])
         func serverProviderTypesAreALocatedError(type: String) throws {
-            let folder = NSTemporaryDirectory() + "suggest-light-" + UUID().uuidString
+            let folder = TestFolders.unique("suggest-light-")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/server.suggest.json"

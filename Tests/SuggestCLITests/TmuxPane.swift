@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// A shell in a detached tmux session of a given size, on a tmux server of its own (a unique `-L` socket, so tests
 /// run in parallel), for driving `suggest interactive` as a person would: type keys, read the screen.
@@ -39,7 +40,7 @@ final class TmuxPane {
             throw TmuxError("tmux is not installed (CI=true requires it: .ci/run installs it with apt-get)")
         }
         self.tmux = tmux
-        folder = NSTemporaryDirectory() + "suggest-interactive-" + UUID().uuidString
+        folder = TestFolders.unique("suggest-interactive-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var variables: [String: String?] = ["NO_COLOR": nil, "PS1": Self.prompt, "ENV": nil, "HISTFILE": nil]
         for (key, value) in environment { variables.updateValue(value, forKey: key) }

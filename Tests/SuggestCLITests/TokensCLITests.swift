@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// `suggest batch` with the `tokens` provider: typed text turning into tokens, remaining text, suggested tokens.
 struct TokensCLITests {
@@ -7,7 +8,7 @@ struct TokensCLITests {
     let config: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "suggest-tokens-cli-" + UUID().uuidString
+        folder = TestFolders.unique("suggest-tokens-cli-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("Chicken\nBeef\nSweet Potato\n".utf8).write(to: URL(fileURLWithPath: folder + "/ingredients.txt"))
         config = folder + "/tokens.suggest.json"

@@ -1,6 +1,7 @@
 import Foundation
 import Suggest
 import Testing
+import SuggestTestSupport
 
 struct ValidateCommandTests {
     @Test func aValidConfigurationExitsZero() throws {
@@ -30,7 +31,7 @@ struct ValidateCommandTests {
     }
 
     @Test func aLenientDictionarysSkippedLinesAndAMissingIndexFolderAreSaid() throws {
-        let folder = NSTemporaryDirectory() + "suggest-validate-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-validate-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "apple\t10\nbad\tx\nbanana\t-1\ncherry\t3\n".write(toFile: folder + "/w.tsv", atomically: true, encoding: .utf8)

@@ -1,11 +1,12 @@
 import Foundation
 import Suggest
 import Testing
+import SuggestTestSupport
 
 /// Files that are not regular files (a FIFO would block a reader forever) and text files from other systems.
 struct ValidateFilesTests {
     @Test func aFIFOAtAnIndexPathOrAsTheConfigurationIsAnErrorNotAHang() throws {
-        let folder = NSTemporaryDirectory() + "suggest-fifo-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-fifo-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.copyItem(atPath: CLIRunner.fixture("fruits.tsv"), toPath: folder + "/fruits.tsv")

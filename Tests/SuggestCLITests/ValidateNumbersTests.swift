@@ -1,6 +1,7 @@
 import Foundation
 import Suggest
 import Testing
+import SuggestTestSupport
 
 /// Numbers beyond `Int` (or beyond a key's range) in every provider's numeric keys: a located error, never a crash.
 struct ValidateNumbersTests {
@@ -31,7 +32,7 @@ struct ValidateNumbersTests {
 
     @Test(arguments: cases)
     func aNumberOutOfRangeIsALocatedError(provider: String, expected: String) throws {
-        let folder = NSTemporaryDirectory() + "suggest-numbers-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-numbers-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("apple\t1\n".utf8).write(to: URL(fileURLWithPath: folder + "/words.tsv"))
@@ -43,7 +44,7 @@ struct ValidateNumbersTests {
     }
 
     @Test func aSectionQuotaAndTheLimitBeyondIntAreLocatedErrors() throws {
-        let folder = NSTemporaryDirectory() + "suggest-numbers-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-numbers-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/c.json"

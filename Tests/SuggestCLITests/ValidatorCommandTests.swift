@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SuggestTestSupport
 
 /// A package's own validator (`SuggestValidation.main(registry:)`, here `suggest-validate-example`, which knows the
 /// `colors` and `contacts` types of the guides), run as `swift package suggest-validate` runs it: `VALIDATOR validate FILE...`.
@@ -58,7 +59,7 @@ struct ValidatorCommandTests {
     }
 
     @Test func validateWritesNoIndexFileAndChecksOneThatExists() throws {
-        let folder = NSTemporaryDirectory() + "suggest-validate-index-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-validate-index-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "apple\t5\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import SuggestTestSupport
 
 /// Paths of the committed fixtures.
 enum Fixture {
@@ -10,7 +11,7 @@ enum Fixture {
 
     /// A fresh temporary folder.
     static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "suggest-tests-" + UUID().uuidString
+        let path = TestFolders.unique("suggest-tests-")
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -3,6 +3,7 @@ import Testing
 
 import Suggest
 import SuggestDemo
+import SuggestTestSupport
 
 /// The embedded demo configuration and its dictionary.
 struct DemoDataTests {
@@ -15,7 +16,7 @@ struct DemoDataTests {
     }
 
     @Test func aMissingConfigurationIsALocatedError() throws {
-        let missing = URL(fileURLWithPath: NSTemporaryDirectory() + "suggest-demo-" + UUID().uuidString + ".json")
+        let missing = URL(fileURLWithPath: TestFolders.unique("suggest-demo-", ".json"))
         #expect {
             _ = try DemoData.configuration(configuration: missing)
         } throws: { error in

@@ -6,6 +6,7 @@ import SuggestPrefix
 import Testing
 
 @testable import SuggestFuzzy
+import SuggestTestSupport
 
 struct FuzzyConfigurationTests {
     static func load(_ provider: String) throws(ConfigurationErrors) -> EngineConfiguration {
@@ -93,7 +94,7 @@ struct FuzzyConfigurationTests {
         registry.register(FuzzyProvider.self)
         let folder = (Fixture.path as NSString).deletingLastPathComponent
         for order in [["prefix", "fuzzy"], ["fuzzy", "prefix"]] {
-            let indexPath = NSTemporaryDirectory() + "suggest-shared-\(UUID().uuidString).index"
+            let indexPath = TestFolders.unique("suggest-shared-", ".index")
             defer { try? FileManager.default.removeItem(atPath: indexPath) }
             let providers = order.map { type in
                 type == "prefix"

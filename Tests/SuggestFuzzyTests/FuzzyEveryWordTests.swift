@@ -5,6 +5,7 @@ import SuggestPrefix
 import Testing
 
 @testable import SuggestFuzzy
+import SuggestTestSupport
 
 /// Every-word matches of the fuzzy provider on its own (``FuzzyOptions/everyWord``): each word of a query of several
 /// words starts a word of the entry, at an inner word, in order or not, with typos in some words.
@@ -150,7 +151,7 @@ struct FuzzyEveryWordTests {
         // Unless the fuzzy entry asks for them; a prefix provider on another dictionary does not count.
         #expect(
             try fuzzyEveryWord(prefix + #", { "type": "fuzzy", "dictionary": "words.tsv", "everyWord": true }"#))
-        let other = NSTemporaryDirectory() + "fuzzy-every-word-" + UUID().uuidString + ".tsv"
+        let other = TestFolders.unique("fuzzy-every-word-", ".tsv")
         try "other\t1\n".write(toFile: other, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: other) }
         #expect(try fuzzyEveryWord(#"{ "type": "prefix", "dictionary": ""# + other + #"" }, "# + fuzzy))

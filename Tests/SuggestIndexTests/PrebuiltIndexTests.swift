@@ -3,11 +3,12 @@ import SuggestCore
 import Testing
 
 @testable import SuggestIndex
+import SuggestTestSupport
 
 /// `DictionaryCache.usePrebuiltIndex`: an index is taken only when it was built from the dictionary's current bytes.
 struct PrebuiltIndexTests {
     func dictionaryFile(_ text: String) throws -> String {
-        let path = NSTemporaryDirectory() + "suggest-prebuilt-" + UUID().uuidString + ".tsv"
+        let path = TestFolders.unique("suggest-prebuilt-", ".tsv")
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }

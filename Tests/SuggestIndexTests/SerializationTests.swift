@@ -3,6 +3,7 @@ import SuggestCore
 import Testing
 
 @testable import SuggestIndex
+import SuggestTestSupport
 
 struct SerializationTests {
     let index: PrefixIndex
@@ -15,7 +16,7 @@ struct SerializationTests {
     }
 
     func temporaryPath() -> String {
-        NSTemporaryDirectory() + "/prefix-index-\(UUID().uuidString).idx"
+        TestFolders.unique("prefix-index-", ".idx")
     }
 
     func load(_ bytes: [UInt8]) throws(PrefixIndexError) -> PrefixIndex {

@@ -3,6 +3,7 @@ import Suggest
 import Testing
 
 @testable import SuggestPopular
+import SuggestTestSupport
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
@@ -201,7 +202,7 @@ struct PopularProviderTests {
 }
 
 func temporaryFolder() throws -> String {
-    let folder = NSTemporaryDirectory() + "suggest-popular-" + UUID().uuidString
+    let folder = TestFolders.unique("suggest-popular-")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     return folder
 }

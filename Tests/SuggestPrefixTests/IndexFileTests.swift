@@ -4,13 +4,14 @@ import SuggestIndex
 import Testing
 
 @testable import SuggestPrefix
+import SuggestTestSupport
 
 /// The `"index"` key: load a saved index when it matches the dictionary, else build and save it.
 struct IndexFileTests {
     let folder: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "prefix-index-tests-\(UUID().uuidString)"
+        folder = TestFolders.unique("prefix-index-tests-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "apple\t5\napricot\t3\nbanana\t4\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
     }

@@ -3,12 +3,13 @@ import SuggestCore
 import SuggestIndex
 import SuggestPrefix
 import Testing
+import SuggestTestSupport
 
 /// The "From Swift" example of the prefix completion guide (SuggestPrefix.docc/PrefixCompletion.md) (there through `import Suggest`), compiled and run; the
 /// index file goes to a temporary folder instead of the current one.
 struct PrefixReadmeExampleTests {
     @Test func theReadmeExampleWorks() throws {
-        let path = NSTemporaryDirectory() + "suggest-readme-\(UUID().uuidString).idx"
+        let path = TestFolders.unique("suggest-readme-", ".idx")
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let dictionary = WeightedDictionary(entries: [

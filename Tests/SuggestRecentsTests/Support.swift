@@ -1,6 +1,7 @@
 import Foundation
 import SuggestCore
 @testable import SuggestRecents
+import SuggestTestSupport
 
 /// A clock the test moves by hand.
 final class TestClock: Sendable {
@@ -14,7 +15,7 @@ final class TestClock: Sendable {
 
 /// A fresh folder under the temporary directory.
 func makeTemporaryFolder() -> String {
-    let path = NSTemporaryDirectory() + "suggest-recents-" + UUID().uuidString
+    let path = TestFolders.unique("suggest-recents-")
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }

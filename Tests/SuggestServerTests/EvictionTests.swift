@@ -4,6 +4,7 @@ import Suggest
 @testable import SuggestServer
 import SuggestWire
 import Testing
+import SuggestTestSupport
 
 /// Least-recently-used eviction in O(1) (``LRUTable``), for sessions and users; no file for a user who only read.
 struct EvictionTests {
@@ -78,7 +79,7 @@ struct EvictionTests {
 
     /// A user who only typed leaves no file, nor lock file, when evicted or at shutdown; one who submitted does.
     @Test func aUserWhoOnlyReadLeavesNoFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("eviction-\(UUID().uuidString)").path
+        let folder = TestFolders.unique("eviction-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let configuration = EngineConfiguration(slots: [ProviderSlot(RecentsProvider())])

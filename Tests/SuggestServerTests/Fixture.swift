@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import Suggest
+import SuggestTestSupport
 
 /// A temporary folder with a dictionary and a configuration (recents + prefix).
 struct Fixture: ~Copyable {
@@ -8,7 +9,7 @@ struct Fixture: ~Copyable {
     var configurationPath: String { folder + "/app.suggest.json" }
 
     init(recentsStore: Bool = false, extraProviders: String = "") throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-serve-\(UUID().uuidString)").path
+        folder = TestFolders.unique("suggest-serve-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try "python\t900\npytest\t300\npandas\t200\nnew york\t100\n"
             .write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)

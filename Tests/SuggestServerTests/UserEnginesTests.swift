@@ -5,10 +5,11 @@ import Suggest
 import SuggestServer
 import Synchronization
 import Testing
+import SuggestTestSupport
 
 /// A folder with a dictionary and a configuration (recents + prefix), removed by the caller.
 private func makeFixture() throws -> (folder: String, configuration: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("user-engines-\(UUID().uuidString)").path
+    let folder = TestFolders.unique("user-engines-")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     try "python\t900\npytest\t300\npandas\t200\n".write(toFile: folder + "/words.tsv", atomically: true, encoding: .utf8)
     let json = """

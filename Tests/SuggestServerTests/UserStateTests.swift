@@ -3,13 +3,14 @@ import Foundation
 import Suggest
 import SuggestServer
 import Testing
+import SuggestTestSupport
 
 /// A users folder, removed at the end.
 struct UsersFolder: ~Copyable {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("user-state-\(UUID().uuidString)").path
+        path = TestFolders.unique("user-state-")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 

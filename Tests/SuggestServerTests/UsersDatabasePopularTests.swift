@@ -10,6 +10,7 @@ import SuggestPostgres
 @testable import SuggestServer
 import Synchronization
 import Testing
+import SuggestTestSupport
 
 /// The texts of an answer's suggestions from the popular provider `provider`.
 private func popularTexts(_ body: String, provider: String) -> [String] {
@@ -24,7 +25,7 @@ private func popularTexts(_ body: String, provider: String) -> [String] {
 struct UsersDatabasePopularTests {
     /// A configuration with a popular provider named `provider` (unique per test: the database outlives tests).
     static func configuration(provider: String) throws -> EngineConfiguration {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-popular-\(UUID().uuidString)")
+        let folder = URL(fileURLWithPath: TestFolders.unique("suggest-popular-"))
             .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -35,7 +35,7 @@ private func recentTexts(_ body: String) -> [String] {
 
 /// A configuration (recents with `capacity`, and a prefix dictionary) in a temporary folder.
 private func configuration(capacity: Int = 100, recordSelections: Bool = false) throws -> EngineConfiguration {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suggest-usersdb-\(UUID().uuidString)")
+    let folder = URL(fileURLWithPath: TestFolders.unique("suggest-usersdb-"))
         .path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }

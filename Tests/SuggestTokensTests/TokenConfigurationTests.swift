@@ -2,6 +2,7 @@ import Foundation
 import SuggestCore
 import SuggestTokens
 import Testing
+import SuggestTestSupport
 
 struct TokenConfigurationTests {
     static var registry: ProviderRegistry {
@@ -193,7 +194,7 @@ struct TokenConfigurationTests {
     }
 
     @Test func vocabularyFilesWithCRLFAndAByteOrderMarkGiveCleanEntries() throws {
-        let folder = NSTemporaryDirectory() + "suggest-vocabulary-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-vocabulary-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data([0xEF, 0xBB, 0xBF] + Array("Chicken\r\nBeef\r\n\r\n Sweet Potato \r\n".utf8))
@@ -209,7 +210,7 @@ struct TokenConfigurationTests {
     }
 
     @Test func aVocabularyFileThatIsAFIFOIsRefusedWithoutBlocking() throws {
-        let folder = NSTemporaryDirectory() + "suggest-vocabulary-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-vocabulary-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(mkfifo(folder + "/fifo.txt", 0o600) == 0)

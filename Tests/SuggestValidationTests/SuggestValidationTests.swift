@@ -2,13 +2,14 @@ import Foundation
 import SuggestCore
 import SuggestValidation
 import Testing
+import SuggestTestSupport
 
 /// The validator's entry points, called directly (the `suggest validate` command and a package's own validator
 /// executable are tested by running them, in SuggestCLITests).
 struct SuggestValidationTests {
     /// A folder with one valid configuration (a static provider, no dictionary), removed by the caller.
     static func fixture() throws -> (folder: String, good: String) {
-        let folder = NSTemporaryDirectory() + "suggest-validation-" + UUID().uuidString
+        let folder = TestFolders.unique("suggest-validation-")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let good = folder + "/good.suggest.json"
         try #"{"version": 1, "providers": [{"type": "static", "items": [{"title": "Apple"}]}]}"#
