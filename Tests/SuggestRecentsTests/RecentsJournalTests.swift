@@ -216,7 +216,9 @@ struct RecentsJournalTests {
         let provider = makeProvider()
         provider.record("once")
         let stale = try contents(journal)
+        let followed = try baseIDs().journal
         try provider.synchronize()
+        #expect(try baseIDs().previous == followed, "the new base names the journal it replaced")
         // The writer died after renaming the new base, before removing the journal.
         try stale.write(to: URL(fileURLWithPath: journal))
         let reader = makeProvider()
@@ -224,6 +226,61 @@ struct RecentsJournalTests {
         reader.record("twice")
         #expect(makeProvider().searches.first { $0.query.text == "once" }?.uses == 1)
         #expect(makeProvider().searches.count == 32)
+    }
+
+    /// The base's `journal` and `previousJournal` ids.
+    func baseIDs() throws -> (journal: String?, previous: String?) {
+        let object = try JSONSerialization.jsonObject(with: contents(path)) as? [String: Any]
+        return (object?["journal"] as? String, object?["previousJournal"] as? String)
+    }
+
+    /// A journal whose header names neither the base nor the base it replaced (a damaged id, or a base put back from
+    /// elsewhere) is not taken as stale: reading reports it (the base's searches are shown) and changes nothing; the
+    /// next write moves it aside whole instead of replacing it.
+    @Test func aJournalNamingAnotherBaseIsReportedAndMovedAsideNotReplaced() throws {
+        seed()
+        let ids = try baseIDs()
+        #expect(ids.journal != nil && ids.previous != nil, "a rewritten base names its journal and the one it replaced")
+        makeProvider().record("one")
+        makeProvider().record("two")
+        var text = try lines(journal)
+        let id = try #require(ids.journal)
+        #expect(text[0].contains(id))
+        text[0] = text[0].replacingOccurrences(of: id, with: String(id.reversed()))
+        let damaged = Data((text.joined(separator: "\n") + "\n").utf8)
+        try damaged.write(to: URL(fileURLWithPath: journal))
+        let before = files(in: folder)
+
+        let reader = makeProvider()
+        let problem = reader.loadProblem ?? ""
+        #expect(problem.contains("recents.json.journal is unreadable"), "\(problem)")
+        #expect(problem.contains("line 1: follows base \(String(id.reversed())), neither the base's (\(id))"), "\(problem)")
+        #expect(reader.searches.count == 30, "the base's searches")
+        #expect(files(in: folder) == before, "reading changes nothing")
+
+        makeProvider().record("three")
+        let aside = try #require(files(in: folder).first { $0.hasPrefix("recents.json.journal.corrupt-") })
+        #expect(try contents(folder + "/" + aside) == damaged, "kept whole")
+        let after = makeProvider()
+        #expect(after.loadProblem == nil)
+        #expect(after.searches.count == 31)
+    }
+
+    /// A base written before it named the journal it replaced cannot tell a damaged header from a stale journal: such
+    /// a journal is ignored, as before.
+    @Test func aBaseThatNamesNoPreviousJournalTakesAnotherJournalAsStale() throws {
+        seed()
+        makeProvider().record("one")
+        let old = String(decoding: try contents(path), as: UTF8.self)
+            .replacingOccurrences(of: #""previousJournal":"[^"]*","#, with: "", options: .regularExpression)
+        #expect(!old.contains("previousJournal"))
+        try Data(old.utf8).write(to: URL(fileURLWithPath: path))
+        var text = try lines(journal)
+        text[0] = #"{"base":"another","v":1}"#
+        try Data((text.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
+        let reader = makeProvider()
+        #expect(reader.loadProblem == nil)
+        #expect(reader.searches.count == 30)
     }
 
     @Test func twoProvidersSharingAJournaledStoreAddUp() throws {

@@ -15,7 +15,8 @@ import Musl
 /// - **Journal:** once the file (the *base*) is 64 KB or more, a write appends its changes to
 ///   `recents.json.journal` (one JSON line each, one `write` and an `fsync`) instead of rewriting it; reading
 ///   replays the journal onto the base, ignoring a torn last line. Compaction rewrites the base (see ``commit(_:merge:)``)
-///   with a new journal id and removes the journal; a journal naming another id is stale and ignored.
+///   with a new journal id (and the old one, as `previousJournal`) and removes the journal: a journal left naming the
+///   old id is stale and ignored; one naming any other id is unreadable (reported, then moved aside as below).
 /// - **Atomic:** every rewrite of the base goes to a temporary file next to it (`recents.json.tmp-…`), which is
 ///   flushed to disk (`fsync`) and renamed over the file. A crash leaves the old file or the new one, never a torn
 ///   one; stale temporary files are removed by the next write.
@@ -48,6 +49,7 @@ public final class JSONFileRecentsStore: RecentsStore {
         var identity: [Int]
         var searches: [RecentSearch]
         var baseID: String?
+        var previousID: String?
         var bytes: Int
     }
     private let cachedBase = Locked<CachedBase?>(nil)
@@ -74,6 +76,7 @@ public final class JSONFileRecentsStore: RecentsStore {
         let file = try target()
         var base: [RecentSearch] = []
         var baseID: String? = nil
+        var previousID: String? = nil
         switch readFile(file) {
         case .missing:
             break
@@ -81,7 +84,7 @@ public final class JSONFileRecentsStore: RecentsStore {
             throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
         case .data(let data):
             do {
-                (base, baseID) = try RecentsFile.decodeWithJournalID(data)
+                (base, baseID, previousID) = try RecentsFile.decodeWithJournalID(data)
             } catch {
                 switch error {
                 case .newerVersion(let version):
@@ -101,7 +104,8 @@ public final class JSONFileRecentsStore: RecentsStore {
             throw RecentsStoreError.io("read", path: journalPath, errno: code, reason: text)
         case .data(let data):
             do {
-                return RecentsJournal.replay(try RecentsJournal.parse(data, baseID: baseID).changes, onto: base)
+                let journal = try RecentsJournal.parse(data, baseID: baseID, previousID: previousID)
+                return RecentsJournal.replay(journal.changes, onto: base)
             } catch {
                 switch error {
                 case .newerVersion(let version):
@@ -112,7 +116,7 @@ public final class JSONFileRecentsStore: RecentsStore {
                     // The base and the journal's lines before the bad one were read: they are handed on, so that a
                     // bad journal line hides neither the base's searches nor an earlier removal.
                     let readable = RecentsJournal.replay(
-                        RecentsJournal.changesBeforeBadLine(data, baseID: baseID), onto: base)
+                        RecentsJournal.changesBeforeBadLine(data, baseID: baseID, previousID: previousID), onto: base)
                     throw RecentsStoreError.corruptJournal(path: journalPath, reason: reason, searches: readable)
                 }
             }
@@ -173,7 +177,7 @@ public final class JSONFileRecentsStore: RecentsStore {
                     return (merged, version, false)
                 }
             }
-            let (id, bytes) = try compact(merged, into: file)
+            let (id, bytes) = try compact(merged, into: file, replacing: stored?.baseID)
             let version = Version(
                 base: Self.identity(file), journal: nil, baseID: id, baseBytes: bytes, baseEntries: merged.count,
                 journalLines: 0, journalBytes: 0, journalIsStale: true
@@ -254,6 +258,8 @@ public final class JSONFileRecentsStore: RecentsStore {
     private struct Stored {
         var searches: [RecentSearch]
         var baseID: String?
+        /// The journal id of the base the base replaced (see ``RecentsFile/previousJournal``).
+        var previousID: String?
         var baseBytes = 0
         var baseEntries = 0
         var journal = RecentsJournal()
@@ -271,6 +277,7 @@ public final class JSONFileRecentsStore: RecentsStore {
         if let identity, let cached = cachedBase.withLock({ $0 }), cached.identity == identity {
             stored.searches = cached.searches
             stored.baseID = cached.baseID
+            stored.previousID = cached.previousID
             stored.baseBytes = cached.bytes
             stored.baseEntries = cached.searches.count
             return readJournalForUpdate(journalPath, into: stored)
@@ -287,11 +294,13 @@ public final class JSONFileRecentsStore: RecentsStore {
             throw RecentsStoreError.io("read", path: path, errno: code, reason: text)
         case .data(let data):
             do {
-                (stored.searches, stored.baseID) = try RecentsFile.decodeWithJournalID(data)
+                (stored.searches, stored.baseID, stored.previousID) = try RecentsFile.decodeWithJournalID(data)
                 stored.baseBytes = data.count
                 stored.baseEntries = stored.searches.count
                 if let identity {
-                    let base = CachedBase(identity: identity, searches: stored.searches, baseID: stored.baseID, bytes: data.count)
+                    let base = CachedBase(
+                        identity: identity, searches: stored.searches, baseID: stored.baseID,
+                        previousID: stored.previousID, bytes: data.count)
                     cachedBase.withLock { $0 = base }
                 }
             } catch {
@@ -321,7 +330,7 @@ public final class JSONFileRecentsStore: RecentsStore {
             return (nil, RecentsStoreError.io("read", path: journalPath, errno: code, reason: text))
         case .data(let data):
             do {
-                stored.journal = try RecentsJournal.parse(data, baseID: stored.baseID)
+                stored.journal = try RecentsJournal.parse(data, baseID: stored.baseID, previousID: stored.previousID)
                 stored.searches = RecentsJournal.replay(stored.journal.changes, onto: stored.searches)
                 return (stored, nil)
             } catch {
@@ -334,7 +343,9 @@ public final class JSONFileRecentsStore: RecentsStore {
                     // The lines before the bad one still apply (a removal must not come back); the base is
                     // rewritten with them and the journal moved aside.
                     stored.searches = RecentsJournal.replay(
-                        RecentsJournal.changesBeforeBadLine(data, baseID: stored.baseID), onto: stored.searches)
+                        RecentsJournal.changesBeforeBadLine(
+                            data, baseID: stored.baseID, previousID: stored.previousID),
+                        onto: stored.searches)
                     stored.mustCompact = true
                     return (stored, moveAside(journalPath, reason: reason))
                 }
@@ -446,18 +457,22 @@ public final class JSONFileRecentsStore: RecentsStore {
         syncDirectory(file)
     }
 
-    /// Rewrites the base atomically with `searches` and a new journal id, then removes the journal (a writer that
-    /// dies in between leaves a journal naming the old id: it is ignored and replaced).
+    /// Rewrites the base atomically with `searches`, a new journal id and the id it replaces (`previousID`, the old
+    /// base's), then removes the journal (a writer that dies in between leaves a journal naming the old id: the base
+    /// says it was compacted, so it is ignored and replaced).
     /// - Returns: the base's journal id and size.
     @discardableResult
-    private func compact(_ searches: [RecentSearch], into file: String) throws -> (id: String, bytes: Int) {
+    private func compact(
+        _ searches: [RecentSearch], into file: String, replacing previousID: String?
+    ) throws -> (id: String, bytes: Int) {
         let id = UUID().uuidString
-        let data = try RecentsFile.encode(searches, journal: id)
+        let data = try RecentsFile.encode(searches, journal: id, previousJournal: previousID)
         cachedBase.withLock { $0 = nil }
         try write(data, to: file)
         if unlink(Self.journalPath(file)) == 0 { syncDirectory(file) }
         if let identity = Self.identity(file) {
-            let base = CachedBase(identity: identity, searches: searches, baseID: id, bytes: data.count)
+            let base = CachedBase(
+                identity: identity, searches: searches, baseID: id, previousID: previousID, bytes: data.count)
             cachedBase.withLock { $0 = base }
         }
         return (id, data.count)

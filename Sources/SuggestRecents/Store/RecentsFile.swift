@@ -78,11 +78,15 @@ package struct RecentsFile: Codable {
     /// The id the journal (`recents.json.journal`) names when it follows this base; nil in files written before
     /// the journal existed (and in a base no journal followed yet).
     var journal: String?
+    /// The journal id of the base this one replaced: a journal naming it was compacted into this base already (its
+    /// writer died before removing it). Nil before the first compaction and in files written before it was kept.
+    var previousJournal: String?
     var entries: [Entry]
 
-    init(_ searches: [RecentSearch], journal: String? = nil) {
+    init(_ searches: [RecentSearch], journal: String? = nil, previousJournal: String? = nil) {
         version = JSONFileRecentsStore.formatVersion
         self.journal = journal
+        self.previousJournal = previousJournal
         entries = searches.map(Entry.init)
     }
 
@@ -155,21 +159,24 @@ package struct RecentsFile: Codable {
         try decodeWithJournalID(data).searches
     }
 
-    /// Decodes and checks a file's bytes; also gives the id its journal must name.
-    static func decodeWithJournalID(_ data: Data) throws(Problem) -> (searches: [RecentSearch], journal: String?) {
+    /// Decodes and checks a file's bytes; also gives the id its journal must name, and the id a journal left from
+    /// the base it replaced names.
+    static func decodeWithJournalID(_ data: Data) throws(Problem) -> (
+        searches: [RecentSearch], journal: String?, previousJournal: String?
+    ) {
         let value = try parseJSON(Array(data))
         let header = try decodeJSON(Header.self, from: value)
         if header.version > JSONFileRecentsStore.formatVersion { throw .newerVersion(header.version) }
         guard header.version >= 1 else { throw .corrupt("unknown file format version \(header.version)") }
         let file = try decodeJSON(RecentsFile.self, from: value)
         let searches = try searches(file.entries, label: "entries")
-        return (searches, file.journal)
+        return (searches, file.journal, file.previousJournal)
     }
 
-    static func encode(_ searches: [RecentSearch], journal: String? = nil) throws -> Data {
+    static func encode(_ searches: [RecentSearch], journal: String? = nil, previousJournal: String? = nil) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        var data = try encoder.encode(RecentsFile(searches, journal: journal))
+        var data = try encoder.encode(RecentsFile(searches, journal: journal, previousJournal: previousJournal))
         data.append(0x0A)
         return data
     }

@@ -10,9 +10,11 @@ import SuggestCore
 /// {"at":1795308100,"key":"python","op":"remove"}
 /// {"at":1795308200,"op":"clear"}
 /// ```
-/// The first line names the base it follows (the base's `journal` field); a journal that names another base was
-/// already compacted into it (the writer died before removing it) and is ignored. A last line without its newline,
-/// or not valid JSON, was being written when its writer died: it is ignored.
+/// The first line names the base it follows (the base's `journal` field). A journal that names the base this one
+/// replaced (the base's `previousJournal`) was already compacted into it (the writer died before removing it) and is
+/// ignored; one that names any other base (its header damaged, or the base replaced from elsewhere) is unreadable:
+/// reported, and moved aside by the next write, never replaced. A last line without its newline, or not valid JSON,
+/// was being written when its writer died: it is ignored.
 struct RecentsJournal {
     struct Line: Codable {
         /// Header: the format version and the base's journal id.
@@ -42,13 +44,16 @@ struct RecentsJournal {
     /// Parses a journal for the base whose id is `baseID`.
     /// The changes of the lines of a journal that ``parse(_:baseID:)`` finds unreadable, up to its first bad line:
     /// what can still be applied to the base (none when the journal is stale or its header is bad).
-    static func changesBeforeBadLine(_ data: Data, baseID: String?) -> [RecentsChange] {
-        (try? parse(data, baseID: baseID, stoppingAtBadLine: true).changes) ?? []
+    static func changesBeforeBadLine(_ data: Data, baseID: String?, previousID: String?) -> [RecentsChange] {
+        (try? parse(data, baseID: baseID, previousID: previousID, stoppingAtBadLine: true).changes) ?? []
     }
 
-    /// With `stoppingAtBadLine`, a line that cannot be read (but the header) ends the journal instead of making it
-    /// unreadable.
-    static func parse(_ data: Data, baseID: String?, stoppingAtBadLine: Bool = false) throws(Problem) -> RecentsJournal {
+    /// `previousID`: the journal id of the base that `baseID`'s replaced (nil when the base does not say: a journal
+    /// naming another base is then taken as stale). With `stoppingAtBadLine`, a line that cannot be read (but the
+    /// header) ends the journal instead of making it unreadable.
+    static func parse(
+        _ data: Data, baseID: String?, previousID: String? = nil, stoppingAtBadLine: Bool = false
+    ) throws(Problem) -> RecentsJournal {
         var journal = RecentsJournal()
         let bytes = [UInt8](data)
         var start = 0
@@ -71,7 +76,14 @@ struct RecentsJournal {
             if let version = line.v, version > JSONFileRecentsStore.formatVersion { throw .newerVersion(version) }
             if lineNumber == 1 {
                 guard line.op == nil else { throw .corrupt("line 1: no header") }
-                guard line.base == baseID else { return RecentsJournal() }  // already compacted: stale
+                if line.base != baseID {
+                    // Already compacted into the base: stale. A base that names no previous journal (written before
+                    // it was kept) cannot tell a damaged header from a stale one: stale too.
+                    guard let previousID, line.base != previousID else { return RecentsJournal() }
+                    throw .corrupt(
+                        "line 1: follows base \(line.base ?? "none"), neither the base's (\(baseID ?? "none")) nor the one"
+                            + " it replaced (\(previousID))")
+                }
                 journal.isStale = false
             } else {
                 do {
