@@ -151,7 +151,18 @@ extension UserEngines {
             guard rename(old, claimed) == 0 else { continue }
             if Self.exists(old + ".journal") { _ = rename(old + ".journal", claimed + ".journal") }
             do {
-                let searches = try JSONFileRecentsStore(path: claimed).load()
+                let searches: [RecentSearch]
+                do {
+                    searches = try JSONFileRecentsStore(path: claimed).load()
+                } catch let error as RecentsStoreError where error.salvaged != nil {
+                    // An unreadable journal: the searches read before its bad line are added, and the journal is kept
+                    // beside the old file (a retry would fail the same way every time the engine is built).
+                    searches = error.salvaged ?? []
+                    let kept = old + ".journal.corrupt-" + JSONFileRecentsStore.timestampNow()
+                    _ = rename(claimed + ".journal", kept)
+                    configuration.logger.warning(
+                        "the journal of \(old) is unreadable (\(error.reason)); kept as \(kept), its searches before the bad line added")
+                }
                 _ = try JSONFileRecentsStore(path: path).commit([]) { stored in (stored ?? []) + searches }
                 for leftover in [claimed, claimed + ".journal", old + ".lock"] { _ = unlink(leftover) }
                 configuration.logger.info("added recent searches from \(old) to \(path)")

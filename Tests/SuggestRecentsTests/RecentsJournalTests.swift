@@ -266,6 +266,27 @@ struct RecentsJournalTests {
         #expect(after.searches.count == 31)
     }
 
+    /// The same through a provider that keeps its base cached between writes (the base is not decoded again): the
+    /// journal it finds changed is read with the base's ids and moved aside whole.
+    @Test func aProviderWithItsBaseCachedMovesAJournalNamingAnotherBaseAside() throws {
+        seed()
+        let provider = makeProvider()
+        provider.record("one")
+        let id = try #require(try baseIDs().journal)
+        var text = try lines(journal)
+        text[0] = text[0].replacingOccurrences(of: id, with: #"another\u001bbase"#)  // an escape character
+        let damaged = Data((text.joined(separator: "\n") + "\n").utf8)
+        try damaged.write(to: URL(fileURLWithPath: journal))
+        let problem = makeProvider().loadProblem ?? ""
+        #expect(problem.contains(#"follows base another\u{1B}base, neither"#), "\(problem)")
+        provider.record("two")
+        let aside = try #require(files(in: folder).first { $0.hasPrefix("recents.json.journal.corrupt-") })
+        #expect(try contents(folder + "/" + aside) == damaged)
+        let reader = makeProvider()
+        #expect(reader.loadProblem == nil)
+        #expect(reader.searches.count == 31, "the base's 30 and `two`; `one` is in the journal moved aside")
+    }
+
     /// A base written before it named the journal it replaced cannot tell a damaged header from a stale journal: such
     /// a journal is ignored, as before.
     @Test func aBaseThatNamesNoPreviousJournalTakesAnotherJournalAsStale() throws {

@@ -148,6 +148,36 @@ struct UserStateTests {
         #expect(Set(try searches(restarted, "carol")) == ["carol in the old layout", "carol in the new layout"])
     }
 
+    /// A file of the earlier layout whose journal has a bad line, for a user who already has a file in the new one:
+    /// the searches read before the bad line are added, the journal is kept beside the old file, and the move is not
+    /// tried again (it would fail the same way every time the engine is built).
+    @Test func aFileOfTheEarlierLayoutWithAnUnreadableJournalIsAddedOnce() throws {
+        let folder = try UsersFolder()
+        let configuration = recentsConfiguration([nil])
+        let users = UserEngines(configuration: configuration, options: .init(recentsFolder: folder.path))
+        try users.engine(for: "dave").submit(SearchQuery(text: "dave in the new layout"))
+        _ = users.evict("dave")
+        let old = folder.path + "/dave.json"
+        let search = RecentSearch(query: SearchQuery(text: "dave in the old layout"), firstUsed: Date(), lastUsed: Date())
+        _ = try JSONFileRecentsStore(path: old).commit([.record(search)]) { ($0 ?? []) + [search] }
+        let base = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: old))) as? [String: Any]
+        let id = try #require(base?["journal"] as? String)
+        func use(_ text: String) -> String {
+            #"{"entry":{"firstUsed":1795000000,"lastUsed":1795000000,"score":1,"text":"\#(text)","uses":1},"op":"use"}"#
+        }
+        let journal = [#"{"base":"\#(id)","v":1}"#, use("dave in the old journal"), "not json", use("after the bad line")]
+        try Data((journal.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: old + ".journal"))
+
+        let expected: Set = ["dave in the new layout", "dave in the old layout", "dave in the old journal"]
+        #expect(Set(try searches(users, "dave")) == expected)
+        let files = try folder.contents().filter { !$0.contains("/") && $0 != "recent" }
+        #expect(files.count == 1 && files[0].hasPrefix("dave.json.journal.corrupt-"), "\(files)")
+        _ = users.evict("dave")
+        #expect(Set(try searches(users, "dave")) == expected)
+        let restarted = UserEngines(configuration: configuration, options: .init(recentsFolder: folder.path))
+        #expect(Set(try searches(restarted, "dave")) == expected)
+    }
+
     /// An evicted user whose recents cannot be written is held with them, gets them back on return, and is saved
     /// once the folder can be written again.
     @Test func anEvictedUserWhoseRecentsCannotBeSavedKeepsThem() throws {

@@ -4,6 +4,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -11,10 +13,11 @@ import Foundation
 /// Paths for the tests' temporary files and folders: each unique, all under ``root``, which the process removes when
 /// it exits (whatever the tests left in it, read-only folders included).
 public enum TestFolders: Sendable {
-    /// `<temporary folder>/swift-suggest-tests-<process id>`, made on first use.
+    /// `<temporary folder>/swift-suggest-tests-<process id>`, made on first use (mode 0700; a folder or link already
+    /// there, which another user could have planted, is a fatal error rather than a place to write).
     public static let root: String = {
         let root = rootPath()
-        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        guard mkdir(root, 0o700) == 0 else { fatalError("cannot make \(root): \(String(cString: strerror(errno)))") }
         atexit { TestFolders.remove(TestFolders.rootPath()) }
         return root
     }()
@@ -48,6 +51,8 @@ public enum TestFolders: Sendable {
                 if lstat(full, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { chmod(full, 0o700) }
             }
         }
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
         chmod(path, 0o700)
         try? manager.removeItem(atPath: path)
     }

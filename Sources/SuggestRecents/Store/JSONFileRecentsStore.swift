@@ -71,9 +71,26 @@ public final class JSONFileRecentsStore: RecentsStore {
     /// base is only ever replaced by a rename and the journal only grows by whole lines (a torn last line is
     /// ignored), so a read sees one whole version. An unreadable file is reported and left as it is (the next write
     /// moves it aside); with an unreadable journal, the error carries the base file's searches with the journal's
-    /// lines before the bad one applied (``RecentsStoreError/salvaged``).
+    /// lines before the bad one applied (``RecentsStoreError/salvaged``). A journal that cannot be read while the
+    /// base changed under the read (a writer compacted, then appended to a new journal) is read again with the new
+    /// base, up to three times.
     public func load() throws -> [RecentSearch] {
         let file = try target()
+        var attempts = 1
+        while true {
+            let before = Self.identity(file)
+            do {
+                return try load(file)
+            } catch let error as RecentsStoreError
+                where error.isCorrupt && attempts < 3 && Self.identity(file) != before
+            {
+                attempts += 1
+            }
+        }
+    }
+
+    /// One read of the base `file` and its journal (see ``load()``).
+    private func load(_ file: String) throws -> [RecentSearch] {
         var base: [RecentSearch] = []
         var baseID: String? = nil
         var previousID: String? = nil
@@ -177,7 +194,8 @@ public final class JSONFileRecentsStore: RecentsStore {
                     return (merged, version, false)
                 }
             }
-            let (id, bytes) = try compact(merged, into: file, replacing: stored?.baseID)
+            let (id, bytes) = try compact(
+                merged, into: file, replacing: stored?.baseID, staleJournal: stored?.journal.isStale ?? true)
             let version = Version(
                 base: Self.identity(file), journal: nil, baseID: id, baseBytes: bytes, baseEntries: merged.count,
                 journalLines: 0, journalBytes: 0, journalIsStale: true
@@ -459,15 +477,17 @@ public final class JSONFileRecentsStore: RecentsStore {
 
     /// Rewrites the base atomically with `searches`, a new journal id and the id it replaces (`previousID`, the old
     /// base's), then removes the journal (a writer that dies in between leaves a journal naming the old id: the base
-    /// says it was compacted, so it is ignored and replaced).
+    /// says it was compacted, so it is ignored and replaced). A `staleJournal` (one the old base ignored: its changes
+    /// are in it already) is removed first, so that no journal outlives the base after the one it followed.
     /// - Returns: the base's journal id and size.
     @discardableResult
     private func compact(
-        _ searches: [RecentSearch], into file: String, replacing previousID: String?
+        _ searches: [RecentSearch], into file: String, replacing previousID: String?, staleJournal: Bool
     ) throws -> (id: String, bytes: Int) {
         let id = UUID().uuidString
         let data = try RecentsFile.encode(searches, journal: id, previousJournal: previousID)
         cachedBase.withLock { $0 = nil }
+        if staleJournal, unlink(Self.journalPath(file)) == 0 { syncDirectory(file) }
         try write(data, to: file)
         if unlink(Self.journalPath(file)) == 0 { syncDirectory(file) }
         if let identity = Self.identity(file) {
@@ -568,6 +588,9 @@ public final class JSONFileRecentsStore: RecentsStore {
     static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
+
+    /// The time now as the names of files moved aside give it (``timestamp(_:)``).
+    package static func timestampNow() -> String { timestamp(Date()) }
 
     /// `20261122T023600Z`
     static func timestamp(_ date: Date) -> String {

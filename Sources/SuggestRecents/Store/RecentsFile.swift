@@ -173,7 +173,9 @@ package struct RecentsFile: Codable {
         return (searches, file.journal, file.previousJournal)
     }
 
-    static func encode(_ searches: [RecentSearch], journal: String? = nil, previousJournal: String? = nil) throws -> Data {
+    static func encode(
+        _ searches: [RecentSearch], journal: String? = nil, previousJournal: String? = nil
+    ) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var data = try encoder.encode(RecentsFile(searches, journal: journal, previousJournal: previousJournal))

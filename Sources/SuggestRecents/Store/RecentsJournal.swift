@@ -33,7 +33,8 @@ struct RecentsJournal {
     var validBytes = 0
     /// Change lines read.
     var lineCount = 0
-    /// The journal names another base (or has no header): it is to be ignored and replaced.
+    /// The journal is to be ignored and replaced: it names the base the base replaced (or another one, when the base
+    /// does not say which it replaced), or it has no header.
     var isStale = true
 
     enum Problem: Error {
@@ -41,16 +42,17 @@ struct RecentsJournal {
         case newerVersion(Int)
     }
 
-    /// Parses a journal for the base whose id is `baseID`.
-    /// The changes of the lines of a journal that ``parse(_:baseID:)`` finds unreadable, up to its first bad line:
-    /// what can still be applied to the base (none when the journal is stale or its header is bad).
+    /// The changes of the lines of a journal that ``parse(_:baseID:previousID:stoppingAtBadLine:)`` finds
+    /// unreadable, up to its first bad line: what can still be applied to the base (none when the journal is stale or
+    /// its header is bad).
     static func changesBeforeBadLine(_ data: Data, baseID: String?, previousID: String?) -> [RecentsChange] {
         (try? parse(data, baseID: baseID, previousID: previousID, stoppingAtBadLine: true).changes) ?? []
     }
 
-    /// `previousID`: the journal id of the base that `baseID`'s replaced (nil when the base does not say: a journal
-    /// naming another base is then taken as stale). With `stoppingAtBadLine`, a line that cannot be read (but the
-    /// header) ends the journal instead of making it unreadable.
+    /// Parses a journal for the base whose id is `baseID`. `previousID`: the journal id of the base that `baseID`'s
+    /// replaced (nil when the base does not say: a journal naming another base is then taken as stale). With
+    /// `stoppingAtBadLine`, a line that cannot be read (but the header) ends the journal instead of making it
+    /// unreadable.
     static func parse(
         _ data: Data, baseID: String?, previousID: String? = nil, stoppingAtBadLine: Bool = false
     ) throws(Problem) -> RecentsJournal {
@@ -81,8 +83,8 @@ struct RecentsJournal {
                     // it was kept) cannot tell a damaged header from a stale one: stale too.
                     guard let previousID, line.base != previousID else { return RecentsJournal() }
                     throw .corrupt(
-                        "line 1: follows base \(line.base ?? "none"), neither the base's (\(baseID ?? "none")) nor the one"
-                            + " it replaced (\(previousID))")
+                        "line 1: follows base \(line.base.map(shown) ?? "none"), neither the base's"
+                            + " (\(baseID.map(shown) ?? "none")) nor the one it replaced (\(shown(previousID)))")
                 }
                 journal.isStale = false
             } else {
@@ -98,6 +100,16 @@ struct RecentsJournal {
             journal.validBytes = start
         }
         return journal
+    }
+
+    /// An id read from a file as an error message shows it: at most 64 characters, control characters escaped.
+    static func shown(_ id: String) -> String {
+        let scalars = id.unicodeScalars
+        var text = ""
+        for scalar in scalars.prefix(64) {
+            text += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return scalars.count > 64 ? text + "…" : text
     }
 
     struct BadLine: Error {

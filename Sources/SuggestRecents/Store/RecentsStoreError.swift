@@ -37,9 +37,10 @@ public struct RecentsStoreError: Error, Hashable, Sendable, CustomStringConverti
         RecentsStoreError(.corruptLeftAlone, path: path, reason: reason)
     }
 
-    /// The journal at `path` could not be decoded when read (a bad line before its last); `searches`, the base
-    /// file's with the journal's lines before the bad one applied, were read (``salvaged``). The journal is left as
-    /// it is until the next write, which applies those lines to the base and moves the journal aside.
+    /// The journal at `path` could not be decoded when read (a bad line before its last, or a header naming another
+    /// base than the file's); `searches`, the base file's with the journal's lines before the bad one applied (none
+    /// for a bad header), were read (``salvaged``). The journal is left as it is until the next write, which applies
+    /// those lines to the base and moves the journal aside.
     public static func corruptJournal(path: String, reason: String, searches: [RecentSearch]) -> RecentsStoreError {
         RecentsStoreError(.corruptLeftAlone, path: path, reason: reason, salvaged: searches)
     }
