@@ -13,10 +13,13 @@ import Foundation
 /// Paths for the tests' temporary files and folders: each unique, all under ``root``, which the process removes when
 /// it exits (whatever the tests left in it, read-only folders included).
 public enum TestFolders: Sendable {
-    /// `<temporary folder>/swift-suggest-tests-<process id>`, made on first use (mode 0700; a folder or link already
-    /// there, which another user could have planted, is a fatal error rather than a place to write).
+    /// `<temporary folder>/swift-suggest-tests-<process id>`, made on first use (mode 0700). A folder of ours already
+    /// there (left by a test process with the same id that crashed) is removed first; anything else there (a link,
+    /// another user's folder) is a fatal error rather than a place to write.
     public static let root: String = {
         let root = rootPath()
+        var info = stat()
+        if lstat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid() { remove(root) }
         guard mkdir(root, 0o700) == 0 else { fatalError("cannot make \(root): \(String(cString: strerror(errno)))") }
         atexit { TestFolders.remove(TestFolders.rootPath()) }
         return root
