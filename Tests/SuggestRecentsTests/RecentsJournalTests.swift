@@ -31,6 +31,16 @@ struct RecentsJournalTests {
         String(decoding: try contents(file), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
+    /// Rewrites the journal's lines with `edit`; returns the bytes written.
+    @discardableResult
+    func rewriteJournal(_ edit: (inout [String]) throws -> Void) throws -> Data {
+        var text = try lines(journal)
+        try edit(&text)
+        let data = Data((text.joined(separator: "\n") + "\n").utf8)
+        try data.write(to: URL(fileURLWithPath: journal))
+        return data
+    }
+
     /// A base of 30 searches, written whole.
     func seed() {
         let seeder = RecentsProvider(store: JSONFileRecentsStore(path: path), options: .init(capacity: 1_000), now: clock.now)
@@ -184,9 +194,7 @@ struct RecentsJournalTests {
         seed()
         makeProvider().record("one")
         makeProvider().record("two")
-        var text = try lines(journal)
-        text[1] = "{\"op\":\"use\"}"
-        try Data((text.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
+        try rewriteJournal { $0[1] = "{\"op\":\"use\"}" }
         let before = files(in: folder)
         let reader = makeProvider()
         #expect(reader.loadProblem?.contains("recents.json.journal is unreadable") == true)
@@ -243,12 +251,11 @@ struct RecentsJournalTests {
         #expect(ids.journal != nil && ids.previous != nil, "a rewritten base names its journal and the one it replaced")
         makeProvider().record("one")
         makeProvider().record("two")
-        var text = try lines(journal)
         let id = try #require(ids.journal)
-        #expect(text[0].contains(id))
-        text[0] = text[0].replacingOccurrences(of: id, with: String(id.reversed()))
-        let damaged = Data((text.joined(separator: "\n") + "\n").utf8)
-        try damaged.write(to: URL(fileURLWithPath: journal))
+        let damaged = try rewriteJournal { text in
+            #expect(text[0].contains(id))
+            text[0] = text[0].replacingOccurrences(of: id, with: String(id.reversed()))
+        }
         let before = files(in: folder)
 
         let reader = makeProvider()
@@ -273,10 +280,9 @@ struct RecentsJournalTests {
         let provider = makeProvider()
         provider.record("one")
         let id = try #require(try baseIDs().journal)
-        var text = try lines(journal)
-        text[0] = text[0].replacingOccurrences(of: id, with: #"another\u001bbase"#)  // an escape character
-        let damaged = Data((text.joined(separator: "\n") + "\n").utf8)
-        try damaged.write(to: URL(fileURLWithPath: journal))
+        let damaged = try rewriteJournal {
+            $0[0] = $0[0].replacingOccurrences(of: id, with: #"another\u001bbase"#)  // an escape character
+        }
         let problem = makeProvider().loadProblem ?? ""
         #expect(problem.contains(#"follows base another\u{1B}base, neither"#), "\(problem)")
         provider.record("two")
@@ -296,9 +302,7 @@ struct RecentsJournalTests {
             .replacingOccurrences(of: #""previousJournal":"[^"]*","#, with: "", options: .regularExpression)
         #expect(!old.contains("previousJournal"))
         try Data(old.utf8).write(to: URL(fileURLWithPath: path))
-        var text = try lines(journal)
-        text[0] = #"{"base":"another","v":1}"#
-        try Data((text.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: journal))
+        try rewriteJournal { $0[0] = #"{"base":"another","v":1}"# }
         let reader = makeProvider()
         #expect(reader.loadProblem == nil)
         #expect(reader.searches.count == 30)
@@ -320,10 +324,7 @@ struct RecentsJournalTests {
     @Test func aJournalOfANewerVersionIsLeftAlone() throws {
         seed()
         makeProvider().record("one")
-        var text = try lines(journal)
-        text[0] = text[0].replacingOccurrences(of: "\"v\":1", with: "\"v\":2")
-        let newer = Data((text.joined(separator: "\n") + "\n").utf8)
-        try newer.write(to: URL(fileURLWithPath: journal))
+        let newer = try rewriteJournal { $0[0] = $0[0].replacingOccurrences(of: "\"v\":1", with: "\"v\":2") }
         let base = try contents(path)
         let provider = makeProvider()
         #expect(provider.loadProblem?.contains("format version 2") == true)
