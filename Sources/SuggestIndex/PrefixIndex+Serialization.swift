@@ -500,6 +500,7 @@ extension UnsafeRawBufferPointer {
         return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             if byteCount > 0 {
                 MappedFile.adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: byteCount)
+                MappedFile.prefault(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: byteCount)
                 UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
                     from: baseAddress! + range.lowerBound, byteCount: byteCount)
             }
@@ -532,6 +533,23 @@ enum MappedFile {
         }
         defer { munmap(base, size) }
         return body(UnsafeRawBufferPointer(start: base, count: size))
+    }
+
+    /// Asks the kernel to fault in the whole pages of a fresh buffer at once (Linux 5.14 and later), instead of one
+    /// page fault per page as the copy first touches them. A hint only: older kernels refuse it.
+    @inline(__always)
+    static func prefault(_ start: UnsafeMutableRawPointer, byteCount: Int) {
+        #if os(Linux)
+            let page = 4096
+            guard byteCount >= 16 * page else { return }
+            let address = UInt(bitPattern: start)
+            let alignedStart = (address + UInt(page - 1)) & ~UInt(page - 1)
+            let alignedEnd = (address + UInt(byteCount)) & ~UInt(page - 1)
+            guard alignedEnd > alignedStart, let pointer = UnsafeMutableRawPointer(bitPattern: alignedStart) else {
+                return
+            }
+            _ = madvise(pointer, Int(alignedEnd - alignedStart), 23)  // MADV_POPULATE_WRITE
+        #endif
     }
 
     /// Asks the kernel to back the 2 MB-aligned part of a fresh large buffer with huge pages (Linux), which makes
