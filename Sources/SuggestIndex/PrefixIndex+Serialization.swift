@@ -540,15 +540,7 @@ enum MappedFile {
     @inline(__always)
     static func prefault(_ start: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-            let page = 4096
-            guard byteCount >= 16 * page else { return }
-            let address = UInt(bitPattern: start)
-            let alignedStart = (address + UInt(page - 1)) & ~UInt(page - 1)
-            let alignedEnd = (address + UInt(byteCount)) & ~UInt(page - 1)
-            guard alignedEnd > alignedStart, let pointer = UnsafeMutableRawPointer(bitPattern: alignedStart) else {
-                return
-            }
-            _ = madvise(pointer, Int(alignedEnd - alignedStart), 23)  // MADV_POPULATE_WRITE
+            advise(start, byteCount: byteCount, alignment: 4096, minimum: 16 * 4096, 23)  // MADV_POPULATE_WRITE
         #endif
     }
 
@@ -557,17 +549,27 @@ enum MappedFile {
     @inline(__always)
     static func adviseHugePages(_ start: UnsafeMutableRawPointer, byteCount: Int) {
         #if os(Linux)
-            let huge = 2 << 20
-            guard byteCount >= 2 * huge else { return }
+            advise(start, byteCount: byteCount, alignment: 2 << 20, minimum: 4 << 20, MADV_HUGEPAGE)
+        #endif
+    }
+
+    #if os(Linux)
+        /// `madvise(advice)` on the part of a buffer of at least `minimum` bytes that is aligned to `alignment` (a
+        /// power of two); its result is ignored (the advice is a hint).
+        @inline(__always)
+        private static func advise(
+            _ start: UnsafeMutableRawPointer, byteCount: Int, alignment: Int, minimum: Int, _ advice: Int32
+        ) {
+            guard byteCount >= minimum else { return }
             let address = UInt(bitPattern: start)
-            let alignedStart = (address + UInt(huge - 1)) & ~UInt(huge - 1)
-            let alignedEnd = (address + UInt(byteCount)) & ~UInt(huge - 1)
+            let alignedStart = (address + UInt(alignment - 1)) & ~UInt(alignment - 1)
+            let alignedEnd = (address + UInt(byteCount)) & ~UInt(alignment - 1)
             guard alignedEnd > alignedStart, let pointer = UnsafeMutableRawPointer(bitPattern: alignedStart) else {
                 return
             }
-            _ = madvise(pointer, Int(alignedEnd - alignedStart), MADV_HUGEPAGE)
-        #endif
-    }
+            _ = madvise(pointer, Int(alignedEnd - alignedStart), advice)
+        }
+    #endif
 }
 
 extension PrefixIndex {
