@@ -2,7 +2,7 @@ import SuggestCore
 import SuggestIndex
 
 /// A node of the implicit trie whose prefix is within the typo budget of the query.
-struct TypoHit: Sendable {
+struct TypoHit: Sendable, Equatable {
     /// Sorted positions.
     var lo: Int32
     var hi: Int32
@@ -72,6 +72,19 @@ struct TypoSearch {
     private var capped = false
     /// Valid during ``run()``: `caps`.
     private var c: UnsafePointer<Int32>! = nil
+    /// Whether the rows are kept as bit vectors (``bitRow(depth:scalar:)``): for queries of at most
+    /// ``maximumBitLength`` scalars, so that a row fits one word per typo count.
+    let bitRows: Bool
+    /// With ``bitRows``, each depth's row as `maxTypos + 1` words: bit `j` of word `t` is set when the cell of
+    /// query position `j` is at most `t` (within its cap).
+    var bitRowStore: [UInt64]
+    /// With ``bitRows``, the query as masks (see ``prepareMasks()``).
+    var masks: [UInt64]
+    /// Valid during ``run()`` with ``bitRows``: `bitRowStore` and `masks`.
+    private var s: UnsafeMutablePointer<UInt64>! = nil
+    private var mk: UnsafePointer<UInt64>! = nil
+    /// The longest query whose rows are bit vectors: `m + 1` bits and room for a shift by two in 64.
+    static let maximumBitLength = 61
     /// The most scalars a spent node can continue with: two per cell of the band.
     private var choiceWidth: Int { 2 * (2 * Int(maxTypos) + 1) }
 
@@ -84,16 +97,19 @@ struct TypoSearch {
         var hits: [TypoHit] = []
         var endings: [TypoHit] = []
         var caps: [Int32] = []
+        var bitRows: [UInt64] = []
+        var masks: [UInt64] = []
     }
 
     /// A trie node to walk below again: its sorted range and its byte depth (at a scalar boundary).
     typealias Start = (lo: Int, hi: Int, byteDepth: Int)
 
-    /// A walk in `buffers`' memory (emptied here; take it back with ``takeBuffers()``).
+    /// A walk in `buffers`' memory (emptied here; take it back with ``takeBuffers()``). With `cellRows`, the rows
+    /// are cells whatever the query's length (the walk is the same; the tests compare the two).
     init(
         index: FuzzyIndex, query: [UInt32], maxTypos: Int, transpositions: Bool, wholeWord: Bool, exactPrefix: Int,
         wrongPrefixTypos: Int = 0, onlyWrongPrefix: Bool = false, firstSwap: Bool = false,
-        reversed: ReversedKeys? = nil, buffers: consuming Buffers = Buffers()
+        reversed: ReversedKeys? = nil, cellRows: Bool = false, buffers: consuming Buffers = Buffers()
     ) {
         self.reversed = reversed
         self.onlyWrongPrefix = onlyWrongPrefix
@@ -115,6 +131,9 @@ struct TypoSearch {
         hits = Array.take(&buffers.hits)
         endings = Array.take(&buffers.endings)
         caps = Self.zeroed(&buffers.caps, count: query.count + 1)
+        bitRows = !cellRows && query.count <= Self.maximumBitLength
+        bitRowStore = Self.zeroed(&buffers.bitRows, count: bitRows ? depths * (maxTypos + 1) : 0)
+        masks = Array.take(&buffers.masks)
         for j in 0...m {
             rows[j] = Int32(j)
             caps[j] = Int32(maxTypos)
@@ -176,6 +195,8 @@ struct TypoSearch {
         swap(&buffers.hits, &hits)
         swap(&buffers.endings, &endings)
         swap(&buffers.caps, &caps)
+        swap(&buffers.bitRows, &bitRowStore)
+        swap(&buffers.masks, &masks)
         return buffers
     }
 
@@ -197,6 +218,15 @@ struct TypoSearch {
         capped = caps.contains { $0 < maxTypos }
         // Row 0 within the caps.
         for j in 0...m where rows[j] > caps[j] { rows[j] = maxTypos + 1 }
+        var bitRowStore = self.bitRowStore
+        self.bitRowStore = []
+        if bitRows { prepareMasks(row0: &bitRowStore) }
+        let masks = self.masks
+        defer { self.bitRowStore = bitRowStore }
+        bitRowStore.withUnsafeMutableBufferPointer { bitBuffer in
+        masks.withUnsafeBufferPointer { maskBuffer in
+        s = bitBuffer.baseAddress
+        mk = maskBuffer.baseAddress
         Self.withKeys(of: index, reversed: reversed) { offsets, bytes in
         path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
@@ -226,6 +256,10 @@ struct TypoSearch {
                 }
             }
         }
+        }
+        }
+        s = nil
+        mk = nil
         }
         }
         self.path = path
@@ -278,15 +312,7 @@ struct TypoSearch {
             return
         }
         let base = depth * (m + 1)
-        let dm = r[base + m]
-        var minRow = dm
-        let k = Int(maxTypos)
-        var j = max(0, depth - k)
-        let bandEnd = min(m, depth + k)
-        while j <= bandEnd {
-            if r[base + j] < minRow { minRow = r[base + j] }
-            j += 1
-        }
+        let (dm, minRow) = summary(base: base, depth: depth)
         var best = best
         let ending = endingCount(lo, hi, byteDepth)
         // Below a first character that may start a swap of the query's first two (see `budget`), the full budget
@@ -418,25 +444,157 @@ struct TypoSearch {
             choices[i] = scalar
             count += 1
         }
+        // Cell `j` at most `limit` continues the diagonal with q[j]; a transposition continues with q[j - 1] only
+        // after q[j] (the swapped pair's first half).
+        @inline(__always) func choose(_ j: Int) -> Bool {
+            if j < m {
+                if q[j] >= 0x80 { return false }
+                add(q[j])
+            }
+            if transpositions && j > 0 && j < m && q[j] == p[depth] {
+                if q[j - 1] >= 0x80 { return false }
+                add(q[j - 1])
+            }
+            return true
+        }
+        if bitRows {
+            var live = s[depth * (Int(maxTypos) + 1) + Int(limit)]
+            while live != 0 {
+                if !choose(live.trailingZeroBitCount) { return false }
+                live &= live &- 1
+            }
+        } else {
+            let k = Int(maxTypos)
+            var j = max(0, depth - k)
+            let bandEnd = min(m, depth + k)
+            while j <= bandEnd {
+                if r[base + j] <= limit && !choose(j) { return false }
+                j += 1
+            }
+        }
+        if count < choiceWidth { choices[count] = UInt32.max }
+        return true
+    }
+
+    /// The row's cell at the query's end and its smallest cell in the band (both `maxTypos + 1` when out of the
+    /// budget).
+    @inline(__always)
+    private func summary(base: Int, depth: Int) -> (end: Int32, minimum: Int32) {
+        if bitRows {
+            let width = Int(maxTypos) + 1
+            let row = s + depth * width
+            var minimum = maxTypos + 1
+            var t = 0
+            while t < width {
+                if row[t] != 0 {
+                    minimum = Int32(t)
+                    break
+                }
+                t += 1
+            }
+            while t < width {
+                if (row[t] >> UInt64(m)) & 1 != 0 { return (Int32(t), minimum) }
+                t += 1
+            }
+            return (maxTypos + 1, minimum)
+        }
+        let end = r[base + m]
+        var minimum = end
         let k = Int(maxTypos)
         var j = max(0, depth - k)
         let bandEnd = min(m, depth + k)
         while j <= bandEnd {
-            if r[base + j] <= limit {
-                if j < m {
-                    if q[j] >= 0x80 { return false }
-                    add(q[j])
-                }
-                // A transposition continues with q[j - 1] only after q[j] (the swapped pair's first half).
-                if transpositions && j > 0 && j < m && q[j] == p[depth] {
-                    if q[j - 1] >= 0x80 { return false }
-                    add(q[j - 1])
-                }
-            }
+            if r[base + j] < minimum { minimum = r[base + j] }
             j += 1
         }
-        if count < choiceWidth { choices[count] = UInt32.max }
-        return true
+        return (end, minimum)
+    }
+
+    /// Fills ``masks`` from the query and the caps, and row 0 of `row0` (``bitRows``): words 0..<128, the positions
+    /// of each ASCII scalar (bit `j`: `q[j]`); 128, the positions of non-ASCII scalars; 129, the row's bits
+    /// (`0...m`); then, for each typo count `t`, the positions whose cap is at least `t`, and those whose next
+    /// position's cap is above `t`; then a (scalar, positions) pair per distinct non-ASCII scalar of the query.
+    private mutating func prepareMasks(row0: inout [UInt64]) {
+        let width = Int(maxTypos) + 1
+        masks.removeAll(keepingCapacity: true)
+        masks.append(contentsOf: repeatElement(0, count: Self.wideMasks + 2 * width))
+        for j in 0..<m {
+            let scalar = query[j]
+            let bit = UInt64(1) << UInt64(j)
+            if scalar < 0x80 {
+                masks[Int(scalar)] |= bit
+                continue
+            }
+            masks[128] |= bit
+            var k = Self.wideMasks + 2 * width
+            while k < masks.count && masks[k] != UInt64(scalar) { k += 2 }
+            if k == masks.count { masks.append(contentsOf: [UInt64(scalar), 0]) }
+            masks[k + 1] |= bit
+        }
+        masks[129] = (UInt64(1) << UInt64(m + 1)) &- 1
+        for t in 0..<width {
+            for j in 0...m {
+                let bit = UInt64(1) << UInt64(j)
+                if caps[j] >= Int32(t) { masks[130 + t] |= bit }
+                if caps[min(j + 1, m)] > Int32(t) { masks[130 + width + t] |= bit }
+                // Cell j of row 0 is j, within the budget when within its cap.
+                if j <= t && Int32(j) <= caps[j] { row0[t] |= bit }
+            }
+        }
+    }
+
+    /// The first word of ``masks`` after the fixed ones but the caps' (see ``prepareMasks(row0:)``).
+    private static let wideMasks = 130
+
+    /// The query positions that hold `scalar` (bit `j`: `q[j] == scalar`), with ``bitRows``.
+    @inline(__always)
+    private func positions(of scalar: UInt32) -> UInt64 {
+        if scalar < 0x80 { return mk[Int(scalar)] }
+        var k = Self.wideMasks + 2 * (Int(maxTypos) + 1)
+        while k < masks.count {
+            if mk[k] == UInt64(scalar) { return mk[k + 1] }
+            k += 2
+        }
+        return 0
+    }
+
+    /// ``computeRow(depth:scalar:)`` on bit vectors, the NFA simulation of Wu and Manber with the transposition term
+    /// of Hyyrö's Damerau variant: word `t` of row `d` from words `t` and `t - 1` of row `d - 1` (a match on the
+    /// diagonal; a substitution; a scalar of the path not in the query), word `t - 1` of the same row (a query
+    /// scalar not in the path) and word `t - 1` of row `d - 2` (two scalars swapped). A cell past its cap is out of
+    /// the budget: at a typo count above its cap a position keeps the word below.
+    @inline(__always)
+    private func bitRow(depth d: Int, scalar: UInt32) {
+        let width = Int(maxTypos) + 1
+        let parent = s + (d - 1) * width
+        let row = s + d * width
+        let at = positions(of: scalar)
+        let diagonal = at << 1  // bit j: q[j - 1] == scalar
+        let full = mk[129]
+        let swaps = transpositions && d >= 2
+        var swapped: UInt64 = 0
+        var grandparent = parent
+        if swaps {
+            // Bit j: q[j - 2] == scalar, q[j - 1] == the previous scalar, q[j - 1] != scalar.
+            swapped = (at << 2) & (positions(of: p[d - 1]) << 1) & ~diagonal
+            grandparent = s + (d - 2) * width
+        }
+        var below: UInt64 = 0
+        for t in 0..<width {
+            var word = (parent[t] << 1) & diagonal
+            if t > 0 {
+                let fewer = parent[t - 1]
+                word |= (fewer << 1) | fewer | (below << 1)
+                if swaps { word |= (grandparent[t - 1] << 2) & swapped }
+            }
+            word &= full
+            if capped {
+                let atLeast = mk[130 + t]
+                word = (word & atLeast) | (below & ~atLeast)
+            }
+            row[t] = word
+            below = word
+        }
     }
 
     /// Whether no cell of the row at `base` can grow by a typo and stay within its cap: each live cell (at most
@@ -445,6 +603,17 @@ struct TypoSearch {
     /// or complete a transposition (see ``spentChoices(base:depth:limit:)``).
     @inline(__always)
     private func atCaps(base: Int, depth: Int, limit: Int32) -> Bool {
+        if bitRows {
+            // No cell below `limit` below the cap of the next position: each level's new cells against the caps.
+            let width = Int(maxTypos) + 1
+            let row = s + depth * width
+            var below: UInt64 = 0
+            for t in 0..<Int(limit) {
+                if row[t] & ~below & mk[130 + width + t] != 0 { return false }
+                below = row[t]
+            }
+            return true
+        }
         let k = Int(maxTypos)
         var j = max(0, depth - k)
         let bandEnd = min(m, depth + k)
@@ -463,6 +632,16 @@ struct TypoSearch {
     /// row is at least `limit`), when there is exactly one, `j < m`, and the rest of the query, `q[j..<m]`, is ASCII.
     @inline(__always)
     private func singleCellAtLimit(base: Int, depth: Int, limit: Int32) -> Int? {
+        if bitRows {
+            let width = Int(maxTypos) + 1
+            let row = s + depth * width
+            let atLimit = row[Int(limit)] & ~(limit > 0 ? row[Int(limit) - 1] : 0)
+            guard atLimit.nonzeroBitCount == 1 else { return nil }
+            let j = atLimit.trailingZeroBitCount
+            guard j < m else { return nil }
+            for i in j..<m where q[i] >= 0x80 { return nil }
+            return j
+        }
         let k = Int(maxTypos)
         var j = max(0, depth - k)
         let bandEnd = min(m, depth + k)
@@ -604,6 +783,10 @@ struct TypoSearch {
     /// budget; cells outside it are `k + 1`, and every cell is capped at `k + 1`.
     @inline(__always)
     private func computeRow(depth d: Int, scalar: UInt32) {
+        if bitRows {
+            bitRow(depth: d, scalar: scalar)
+            return
+        }
         let width = m + 1
         let prev = (d - 1) * width
         let cur = d * width
