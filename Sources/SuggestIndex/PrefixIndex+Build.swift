@@ -10,6 +10,11 @@ extension PrefixIndex {
     ///   at a time (a byte that no key varies in costs nothing), and of the weights; the two key sorts run on two
     ///   cores.
     public init(dictionary: WeightedDictionary, sourceFingerprint: SourceFingerprint? = nil) {
+        self.init(dictionary: dictionary, sourceFingerprint: sourceFingerprint, bucketMinimum: Self.bucketMinimum)
+    }
+
+    /// The same with ``prefixBuckets`` and ``infixBuckets`` from `bucketMinimum` entries (for the tests).
+    init(dictionary: WeightedDictionary, sourceFingerprint: SourceFingerprint?, bucketMinimum: Int) {
         let n = dictionary.count
         // 1. Canonical keys by entry id, and the inner word starts: each half of the entries on its own core.
         var first = KeyPart()
@@ -158,7 +163,8 @@ extension PrefixIndex {
             infixPositions: infixPositions,
             infixOffsets: sortedInfixOffsets,
             infixRanks: RangeMinimum(values: infixRankValues),
-            sourceFingerprint: sourceFingerprint
+            sourceFingerprint: sourceFingerprint,
+            bucketMinimum: bucketMinimum
         )
     }
 
@@ -172,7 +178,9 @@ extension PrefixIndex {
         infixOffsets: [UInt16],
         infixRanks: RangeMinimum,
         sourceFingerprint: SourceFingerprint?,
-        twins: [UInt64]? = nil
+        twins: [UInt64]? = nil,
+        buckets: (prefix: [UInt32], infix: [UInt32])? = nil,
+        bucketMinimum: Int = PrefixIndex.bucketMinimum
     ) {
         self.dictionary = dictionary
         self.order = order
@@ -187,6 +195,35 @@ extension PrefixIndex {
         for (i, name) in dictionary.scopeNames.enumerated() { lookup[name] = UInt16(i + 1) }
         self.scopeLookup = lookup
         self.twins = twins ?? Self.twinBits(keyBytes: keyBytes, keyOffsets: keyOffsets)
+        prefixBuckets =
+            buckets?.prefix ?? Self.prefixBuckets(keyBytes: keyBytes, keyOffsets: keyOffsets, minimum: bucketMinimum)
+        infixBuckets =
+            buckets?.infix
+            ?? Self.infixBuckets(
+                keyBytes: keyBytes, keyOffsets: keyOffsets, infixPositions: infixPositions,
+                infixOffsets: infixOffsets, minimum: bucketMinimum)
+    }
+
+    /// ``prefixBuckets`` of sorted keys (empty below `minimum` keys).
+    static func prefixBuckets(keyBytes: [UInt8], keyOffsets: [UInt32], minimum: Int = bucketMinimum) -> [UInt32] {
+        buckets(count: keyOffsets.count - 1, minimum: minimum) { i in
+            let s = Int(keyOffsets[i])
+            let length = Int(keyOffsets[i + 1]) - s
+            return (length >= 1 ? keyBytes[s] : 0, length >= 2 ? keyBytes[s + 1] : 0)
+        }
+    }
+
+    /// ``infixBuckets`` of the inner word starts (empty below `minimum` of them).
+    static func infixBuckets(
+        keyBytes: [UInt8], keyOffsets: [UInt32], infixPositions: [UInt32], infixOffsets: [UInt16],
+        minimum: Int = bucketMinimum
+    ) -> [UInt32] {
+        buckets(count: infixPositions.count, minimum: minimum) { i in
+            let p = Int(infixPositions[i])
+            let s = Int(keyOffsets[p]) + Int(infixOffsets[i])
+            let length = Int(keyOffsets[p + 1]) - s
+            return (length >= 1 ? keyBytes[s] : 0, length >= 2 ? keyBytes[s + 1] : 0)
+        }
     }
 
     /// Below this many entries the build does not start a second thread.

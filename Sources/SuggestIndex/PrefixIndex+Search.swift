@@ -169,8 +169,10 @@ extension PrefixIndex {
 
         // Exact and prefix matches over the sorted keys.
         let prefixKeys = PrefixRuns(index: self)
-        let lo = lowerBound(prefixKeys, q, length, from: 0, to: count) { $0 != -1 }
-        let exactEnd = lowerBound(prefixKeys, q, length, from: lo, to: count) { $0 > 0 }
+        // Within the bucket of the query's first two bytes (all of the keys without buckets).
+        let (bucketStart, bucketEnd) = prefixSpan(q, length)
+        let lo = lowerBound(prefixKeys, q, length, from: bucketStart, to: bucketEnd) { $0 != -1 }
+        let exactEnd = lowerBound(prefixKeys, q, length, from: lo, to: bucketEnd) { $0 > 0 }
         // One hit per canonical key: an entry whose key a more popular visible entry shares is skipped. (The index's
         // arrays as locals, and the closure for the twins made only for a key that has some: calling a method of
         // `self` from these functions, or making a closure of them, copied the whole index for each entry.)
@@ -203,10 +205,10 @@ extension PrefixIndex {
         }
         var prefixRange: (Int, Int)
         if lastWordIsPartial {
-            prefixRange = (exactEnd, lowerBound(prefixKeys, q, length, from: exactEnd, to: count) { $0 == 1 })
+            prefixRange = (exactEnd, lowerBound(prefixKeys, q, length, from: exactEnd, to: bucketEnd) { $0 == 1 })
         } else {
-            let a = lowerBound(prefixKeys, q, length + 1, from: exactEnd, to: count) { $0 != -1 }
-            prefixRange = (a, lowerBound(prefixKeys, q, length + 1, from: a, to: count) { $0 == 1 })
+            let a = lowerBound(prefixKeys, q, length + 1, from: exactEnd, to: bucketEnd) { $0 != -1 }
+            prefixRange = (a, lowerBound(prefixKeys, q, length + 1, from: a, to: bucketEnd) { $0 == 1 })
         }
         if hits.count < limit {
             let need = limit - hits.count
@@ -237,17 +239,17 @@ extension PrefixIndex {
         // its key was offered already (runs pop in rank order: that one was the best). (The check reads `hits` in
         // the closure itself: a nested function capturing it would put it in a heap box, one malloc per search.)
         let infixKeys = InfixRuns(index: self)
-        let m = infixPositions.count
         let first: (Int, Int)
         var second: (Int, Int)? = nil
-        let ilo = lowerBound(infixKeys, q, length, from: 0, to: m) { $0 != -1 }
+        let (infixStart, infixEnd) = infixSpan(q, length)
+        let ilo = lowerBound(infixKeys, q, length, from: infixStart, to: infixEnd) { $0 != -1 }
         if lastWordIsPartial {
-            first = (ilo, lowerBound(infixKeys, q, length, from: ilo, to: m) { $0 == 1 })
+            first = (ilo, lowerBound(infixKeys, q, length, from: ilo, to: infixEnd) { $0 == 1 })
         } else {
-            let iexact = lowerBound(infixKeys, q, length, from: ilo, to: m) { $0 > 0 }
+            let iexact = lowerBound(infixKeys, q, length, from: ilo, to: infixEnd) { $0 > 0 }
             first = (ilo, iexact)
-            let a = lowerBound(infixKeys, q, length + 1, from: iexact, to: m) { $0 != -1 }
-            second = (a, lowerBound(infixKeys, q, length + 1, from: a, to: m) { $0 == 1 })
+            let a = lowerBound(infixKeys, q, length + 1, from: iexact, to: infixEnd) { $0 != -1 }
+            second = (a, lowerBound(infixKeys, q, length + 1, from: a, to: infixEnd) { $0 == 1 })
         }
         let earlier = hits.count
         let infixDone = topK(infixRanks, first, second, need: limit - earlier, heap: &heap) { position in
@@ -352,7 +354,6 @@ extension PrefixIndex {
         // another word, and only when that word is long enough to take a typo.
         let prefixKeys = PrefixRuns(index: self)
         let infixKeys = InfixRuns(index: self)
-        let m = infixPositions.count
         typealias Anchor = (size: Int, prefix: (Int, Int), infix: (Int, Int), length: Int)
         var anchor: Anchor = (Int.max, (0, 0), (0, 0), 0)
         var second: Anchor = (Int.max, (0, 0), (0, 0), 0)
@@ -365,10 +366,12 @@ extension PrefixIndex {
         for range in words {
             word.removeAll(keepingCapacity: true)
             word.append(contentsOf: q[range])
-            let plo = lowerBound(prefixKeys, word, word.count, from: 0, to: count) { $0 != -1 }
-            let phi = lowerBound(prefixKeys, word, word.count, from: plo, to: count) { $0 == 1 }
-            let ilo = lowerBound(infixKeys, word, word.count, from: 0, to: m) { $0 != -1 }
-            let ihi = lowerBound(infixKeys, word, word.count, from: ilo, to: m) { $0 == 1 }
+            let (ps, pe) = prefixSpan(word, word.count)
+            let plo = lowerBound(prefixKeys, word, word.count, from: ps, to: pe) { $0 != -1 }
+            let phi = lowerBound(prefixKeys, word, word.count, from: plo, to: pe) { $0 == 1 }
+            let (iss, ie) = infixSpan(word, word.count)
+            let ilo = lowerBound(infixKeys, word, word.count, from: iss, to: ie) { $0 != -1 }
+            let ihi = lowerBound(infixKeys, word, word.count, from: ilo, to: ie) { $0 == 1 }
             let size = (phi - plo) + (ihi - ilo)
             if size == 0 {
                 guard EveryWord.typoBudget(forLength: range.count) > 0 else { return }

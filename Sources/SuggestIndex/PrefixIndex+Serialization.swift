@@ -149,6 +149,8 @@ extension PrefixIndex {
         // in its own words (the split is a multiple of 64), and the pair across the split is done after both.
         let split = (n / 2) & ~63
         var twins = [UInt64](repeating: 0, count: (n + 63) >> 6)
+        var prefixBuckets: [UInt32] = []
+        var infixBuckets: [UInt32] = []
         let keysInOrder = Self.isValidOffsets(s.keyOffsets, total: s.keyBytes.count)
         twins.withUnsafeMutableBufferPointer { bits in
             Parallel.run(if: n >= 16_384) {
@@ -160,6 +162,7 @@ extension PrefixIndex {
                 }
                 guard Self.isPermutation(s.order) else { return firstProblem = .corrupt("order is not a permutation") }
                 firstProblem = Self.keysProblem(s, pairs: 1..<max(split, 1), in: bits)
+                prefixBuckets = Self.prefixBuckets(keyBytes: s.keyBytes, keyOffsets: s.keyOffsets)
             } and: {
                 let bound = UInt32(clamping: n)
                 guard n == 0 || Self.maximum(s.prefixRankValues) < bound,
@@ -182,6 +185,9 @@ extension PrefixIndex {
                 }
                 guard keysInOrder else { return }
                 secondProblem = Self.keysProblem(s, pairs: (split + 1)..<max(n, split + 1), in: bits)
+                infixBuckets = Self.infixBuckets(
+                    keyBytes: s.keyBytes, keyOffsets: s.keyOffsets, infixPositions: s.infixPositions,
+                    infixOffsets: s.infixOffsets)
             }
             if keysInOrder, split >= 1, split < n, firstProblem == nil, secondProblem == nil {
                 firstProblem = Self.keysProblem(s, pairs: split..<(split + 1), in: bits)
@@ -209,7 +215,8 @@ extension PrefixIndex {
             infixOffsets: s.infixOffsets,
             infixRanks: RangeMinimum(values: s.infixRankValues, table: s.infixTable),
             sourceFingerprint: s.sourceFingerprint,
-            twins: twins
+            twins: twins,
+            buckets: (prefixBuckets, infixBuckets)
         )
     }
 

@@ -41,6 +41,13 @@ public struct PrefixIndex: Sendable {
     /// Bit p set: the key at sorted position p equals a neighbour's (entries that fold to the same text, such as
     /// "a", "à" and "A"); derived from the keys on build and load, n / 8 bytes.
     @usableFromInline let twins: [UInt64]
+    /// For dictionaries of at least ``bucketMinimum`` entries, where each probe of a binary search over all keys is a
+    /// cache miss: the first sorted position of each bucket of keys by their first two bytes (``bucket(_:_:)``),
+    /// and the same for the inner word starts' suffixes, so that a search starts in its bucket instead of the whole
+    /// range (about 8 probes fewer; the buckets' places are read in one or two lines of memory). Empty below that
+    /// size. Derived from the keys on build and load: 130 KB each.
+    let prefixBuckets: [UInt32]
+    let infixBuckets: [UInt32]
 
     /// The number of entries.
     public var count: Int { order.count }
@@ -59,6 +66,7 @@ public struct PrefixIndex: Sendable {
     public var indexByteCount: Int {
         order.count * 4 + keyBytes.count + keyOffsets.count * 4 + prefixRanks.byteCount
             + infixPositions.count * 4 + infixOffsets.count * 2 + infixRanks.byteCount + twins.count * 8
+            + (prefixBuckets.count + infixBuckets.count) * 4
     }
 
     /// Bytes the dictionary uses beyond its texts (offsets, weights, scopes: 14 per entry).
@@ -252,8 +260,83 @@ public struct PrefixIndex: Sendable {
     public func sortedPositions(withPrefix prefix: [UInt8]) -> Range<Int> {
         guard !prefix.isEmpty else { return 0..<count }
         let runs = PrefixRuns(index: self)
-        let lo = lowerBound(runs, prefix, prefix.count, from: 0, to: count) { $0 != -1 }
-        return lo..<lowerBound(runs, prefix, prefix.count, from: lo, to: count) { $0 == 1 }
+        let (from, to) = prefixSpan(prefix, prefix.count)
+        let lo = lowerBound(runs, prefix, prefix.count, from: from, to: to) { $0 != -1 }
+        return lo..<lowerBound(runs, prefix, prefix.count, from: lo, to: to) { $0 == 1 }
+    }
+
+    // MARK: Buckets by the first two bytes
+
+    /// From this many entries the index keeps ``prefixBuckets`` and ``infixBuckets``.
+    static let bucketMinimum = 1 << 18
+
+    /// The bucket of a key (or suffix) whose first bytes are `b0` and `b1` (0 for a one-byte key): `b0 << 8 | b1`
+    /// below 0x7F, one bucket for every key from 0x7F on. Buckets ascend with the sorted keys.
+    @inline(__always)
+    static func bucket(_ b0: UInt8, _ b1: UInt8) -> Int { b0 < 0x7F ? Int(b0) &<< 8 | Int(b1) : 0x7F00 }
+
+    /// The number of places in a bucket table: each bucket's start, and the end.
+    static let bucketTableCount = 0x7F02
+
+    /// The first position of each bucket among `count` sorted keys (or suffixes) whose first two bytes
+    /// `bytes(i)` gives (`b1` 0 for a one-byte key), the table empty below `minimum`: one galloping search per
+    /// bucket that occurs.
+    static func buckets(count: Int, minimum: Int, bytes: (Int) -> (UInt8, UInt8)) -> [UInt32] {
+        guard count >= minimum, count > 0 else { return [] }
+        var starts = [UInt32](repeating: 0, count: bucketTableCount)
+        @inline(__always) func bucketOf(_ i: Int) -> Int {
+            let (b0, b1) = bytes(i)
+            return bucket(b0, b1)
+        }
+        var next = 0  // the first bucket whose start is not set yet
+        var i = 0
+        while i < count {
+            let b = bucketOf(i)
+            while next <= b {
+                starts[next] = UInt32(i)
+                next += 1
+            }
+            // The end of bucket b, galloping from i.
+            var low = i
+            var step = 1
+            while low + step < count && bucketOf(low + step) == b {
+                low += step
+                step <<= 1
+            }
+            var high = min(low + step, count)
+            while high - low > 1 {
+                let mid = (low + high) >> 1
+                if bucketOf(mid) == b { low = mid } else { high = mid }
+            }
+            i = high
+        }
+        while next < bucketTableCount {
+            starts[next] = UInt32(count)
+            next += 1
+        }
+        return starts
+    }
+
+    /// The positions among `count` of the table `starts` where a key starting with `q[0..<length]` can be: its
+    /// bucket's, or all of them without a table.
+    @inline(__always)
+    static func span(_ starts: [UInt32], count: Int, _ q: [UInt8], _ length: Int) -> (Int, Int) {
+        guard !starts.isEmpty, length >= 1 else { return (0, count) }
+        let b0 = q[0]
+        if b0 >= 0x7F { return (Int(starts[0x7F00]), count) }
+        if length == 1 { return (Int(starts[Int(b0) &<< 8]), Int(starts[(Int(b0) &+ 1) &<< 8])) }
+        let v = Int(b0) &<< 8 | Int(q[1])
+        return (Int(starts[v]), Int(starts[v &+ 1]))
+    }
+
+    /// The sorted positions where a key starting with `q[0..<length]` can be.
+    @inline(__always)
+    func prefixSpan(_ q: [UInt8], _ length: Int) -> (Int, Int) { Self.span(prefixBuckets, count: count, q, length) }
+
+    /// The inner word starts (0..<``infixCount``) where a suffix starting with `q[0..<length]` can be.
+    @inline(__always)
+    func infixSpan(_ q: [UInt8], _ length: Int) -> (Int, Int) {
+        Self.span(infixBuckets, count: infixPositions.count, q, length)
     }
 
     /// The canonical key of entry `entry`.
