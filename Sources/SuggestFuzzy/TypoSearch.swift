@@ -429,7 +429,7 @@ struct TypoSearch {
     /// `limit`, ascending and unique, ended by `UInt32.max` when fewer than `choiceWidth`. Returns false when one of
     /// them is not ASCII (the caller lists the children instead).
     @inline(__always)
-    private func spentChoices(base: Int, depth: Int, limit: Int32) -> Bool {
+    private mutating func spentChoices(base: Int, depth: Int, limit: Int32) -> Bool {
         let choices = v + depth * choiceWidth
         var count = 0
         @inline(__always) func add(_ scalar: UInt32) {
@@ -479,7 +479,7 @@ struct TypoSearch {
     /// The row's cell at the query's end and its smallest cell in the band (both `maxTypos + 1` when out of the
     /// budget).
     @inline(__always)
-    private func summary(base: Int, depth: Int) -> (end: Int32, minimum: Int32) {
+    private mutating func summary(base: Int, depth: Int) -> (end: Int32, minimum: Int32) {
         if bitRows {
             let width = Int(maxTypos) + 1
             let row = s + depth * width
@@ -548,7 +548,7 @@ struct TypoSearch {
 
     /// The query positions that hold `scalar` (bit `j`: `q[j] == scalar`), with ``bitRows``.
     @inline(__always)
-    private func positions(of scalar: UInt32) -> UInt64 {
+    private mutating func positions(of scalar: UInt32) -> UInt64 {
         if scalar < 0x80 { return mk[Int(scalar)] }
         var k = Self.wideMasks + 2 * (Int(maxTypos) + 1)
         while k < masks.count {
@@ -564,7 +564,7 @@ struct TypoSearch {
     /// scalar not in the path) and word `t - 1` of row `d - 2` (two scalars swapped). A cell past its cap is out of
     /// the budget: at a typo count above its cap a position keeps the word below.
     @inline(__always)
-    private func bitRow(depth d: Int, scalar: UInt32) {
+    private mutating func bitRow(depth d: Int, scalar: UInt32) {
         let width = Int(maxTypos) + 1
         let parent = s + (d - 1) * width
         let row = s + d * width
@@ -602,7 +602,7 @@ struct TypoSearch {
     /// next), so the children within the budget are only those that match a query scalar on a live cell's diagonal
     /// or complete a transposition (see ``spentChoices(base:depth:limit:)``).
     @inline(__always)
-    private func atCaps(base: Int, depth: Int, limit: Int32) -> Bool {
+    private mutating func atCaps(base: Int, depth: Int, limit: Int32) -> Bool {
         if bitRows {
             // No cell below `limit` below the cap of the next position: each level's new cells against the caps.
             let width = Int(maxTypos) + 1
@@ -631,7 +631,7 @@ struct TypoSearch {
     /// The query position `j` of the only cell of the band at `limit` in the row at `base` (every cell of a spent
     /// row is at least `limit`), when there is exactly one, `j < m`, and the rest of the query, `q[j..<m]`, is ASCII.
     @inline(__always)
-    private func singleCellAtLimit(base: Int, depth: Int, limit: Int32) -> Int? {
+    private mutating func singleCellAtLimit(base: Int, depth: Int, limit: Int32) -> Int? {
         if bitRows {
             let width = Int(maxTypos) + 1
             let row = s + depth * width
@@ -711,7 +711,7 @@ struct TypoSearch {
 
     /// The first position in `lo..<hi` whose byte at `depth` is at least `value` (bytes at `depth` ascend there).
     @inline(__always)
-    private func lowerBound(_ lo: Int, _ hi: Int, _ depth: Int, _ value: UInt8) -> Int {
+    private mutating func lowerBound(_ lo: Int, _ hi: Int, _ depth: Int, _ value: UInt8) -> Int {
         var low = lo
         var high = hi
         while high - low > 8 {
@@ -759,7 +759,7 @@ struct TypoSearch {
     /// with `firstSwap` the query's first two characters swapped count as an ordinary typo (one subtree: cheap).
     /// With `onlyWrongPrefix`, the subtrees walked with the full budget are skipped.
     @inline(__always)
-    private func budget(at d: Int, scalar: UInt32, limit: Int32) -> Int32? {
+    private mutating func budget(at d: Int, scalar: UInt32, limit: Int32) -> Int32? {
         let swaps = firstSwap && exactPrefix == 1 && transpositions && m >= 2 && q[1] != q[0]
         if d <= exactPrefix {
             if q[d - 1] != scalar {
@@ -782,7 +782,7 @@ struct TypoSearch {
     /// Row `d` from row `d - 1` (and `d - 2` for transpositions). Only the band `d - k ... d + k` can be within the
     /// budget; cells outside it are `k + 1`, and every cell is capped at `k + 1`.
     @inline(__always)
-    private func computeRow(depth d: Int, scalar: UInt32) {
+    private mutating func computeRow(depth d: Int, scalar: UInt32) {
         if bitRows {
             bitRow(depth: d, scalar: scalar)
             return
@@ -822,17 +822,17 @@ struct TypoSearch {
 
     /// Byte `depth` of sorted key `i` (longer than `depth`), read through the pointers `run` holds.
     @inline(__always)
-    private func byte(_ i: Int, _ depth: Int) -> UInt8 { keyBytes[Int(keyOffsets[i]) &+ depth] }
+    private mutating func byte(_ i: Int, _ depth: Int) -> UInt8 { keyBytes[Int(keyOffsets[i]) &+ depth] }
 
     @inline(__always)
-    private func endingCount(_ lo: Int, _ hi: Int, _ depth: Int) -> Int {
+    private mutating func endingCount(_ lo: Int, _ hi: Int, _ depth: Int) -> Int {
         var i = lo
         while i < hi && Int(keyOffsets[i + 1] &- keyOffsets[i]) == depth { i += 1 }
         return i - lo
     }
 
     @inline(__always)
-    private func childEnd(_ i: Int, _ hi: Int, _ depth: Int) -> Int {
+    private mutating func childEnd(_ i: Int, _ hi: Int, _ depth: Int) -> Int {
         let c = byte(i, depth)
         // Most children below the first levels hold a few keys: look at the next ones in order first.
         var next = i + 1
