@@ -98,6 +98,11 @@ let package = Package(
             path: "Sources/FuzzyEval"
         ),
         .executableTarget(
+            name: "EngineEval",
+            dependencies: [.product(name: "Suggest", package: suggestPackage)],
+            path: "Sources/EngineEval"
+        ),
+        .executableTarget(
             name: "IndexLoad",
             dependencies: [.product(name: "SuggestIndex", package: suggestPackage)],
             path: "Sources/IndexLoad"
