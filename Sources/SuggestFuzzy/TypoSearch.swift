@@ -38,6 +38,8 @@ struct TypoSearch {
     let onlyWrongPrefix: Bool
     /// With an exact prefix of one, the query's first two characters swapped count as an ordinary typo.
     let firstSwap: Bool
+    /// Whether that swap applies to this query (its first two characters differ).
+    let swapsFirstTwo: Bool
     /// Rows by trie depth (in scalars), each `m + 1` cells.
     var rows: [Int32]
     /// The scalar at each depth of the current path.
@@ -54,15 +56,12 @@ struct TypoSearch {
     var nodeBudget = Int.max
     /// Whether the walk stopped at its node budget (its hits are then incomplete).
     var cut = false
-    /// Per depth, room for the scalars a node whose budget is spent can continue with (see ``visit``).
-    var choices: [UInt32]
     /// The most typos an alignment may have spent by each query position (`m + 1` values, `maxTypos` unless
     /// ``capByWords(_:)`` lowered them): a cell above its cap is out of the budget.
     var caps: [Int32]
-    /// Valid during ``run()``: `rows`, the query and `choices`.
+    /// Valid during ``run()``: `rows` and the query.
     private var r: UnsafeMutablePointer<Int32>! = nil
     private var q: UnsafePointer<UInt32>! = nil
-    private var v: UnsafeMutablePointer<UInt32>! = nil
     /// Valid during ``run()``: the sorted keys' offsets and bytes (see `PrefixIndex.withUnsafeSortedKeys`).
     private var keyOffsets: UnsafePointer<UInt32>! = nil
     private var keyBytes: UnsafePointer<UInt8>! = nil
@@ -85,15 +84,12 @@ struct TypoSearch {
     private var mk: UnsafePointer<UInt64>! = nil
     /// The longest query whose rows are bit vectors: `m + 1` bits and room for a shift by two in 64.
     static let maximumBitLength = 61
-    /// The most scalars a spent node can continue with: two per cell of the band.
-    private var choiceWidth: Int { 2 * (2 * Int(maxTypos) + 1) }
 
     /// The arrays a walk fills, handed from one walk to the next (see ``FuzzyScratch``) so that a keystroke's walks
-    /// allocate nothing once they have grown: the rows, the path, the choices, the hits and the endings.
+    /// allocate nothing once they have grown: the rows, the path, the hits and the endings.
     struct Buffers: Sendable {
         var rows: [Int32] = []
         var path: [UInt32] = []
-        var choices: [UInt32] = []
         var hits: [TypoHit] = []
         var endings: [TypoHit] = []
         var caps: [Int32] = []
@@ -122,12 +118,12 @@ struct TypoSearch {
         self.transpositions = transpositions
         self.wholeWord = wholeWord
         self.exactPrefix = min(exactPrefix, query.count)
+        swapsFirstTwo = firstSwap && exactPrefix == 1 && transpositions && query.count >= 2 && query[1] != query[0]
         // Moved out of `buffers` (not copied), so that each array is uniquely referenced and keeps its memory.
         var buffers = buffers
         let depths = query.count + maxTypos + 2
         rows = Self.zeroed(&buffers.rows, count: depths * (query.count + 1))
         path = Self.zeroed(&buffers.path, count: depths)
-        choices = Self.zeroed(&buffers.choices, count: depths * 2 * (2 * maxTypos + 1))
         hits = Array.take(&buffers.hits)
         endings = Array.take(&buffers.endings)
         caps = Self.zeroed(&buffers.caps, count: query.count + 1)
@@ -191,7 +187,6 @@ struct TypoSearch {
         var buffers = Buffers()
         swap(&buffers.rows, &rows)
         swap(&buffers.path, &path)
-        swap(&buffers.choices, &choices)
         swap(&buffers.hits, &hits)
         swap(&buffers.endings, &endings)
         swap(&buffers.caps, &caps)
@@ -209,11 +204,9 @@ struct TypoSearch {
         let query = self.query
         // Moved out (and back at the end), so that each is uniquely referenced and not copied when written.
         var rows = self.rows
-        var choices = self.choices
         var path = self.path
         let caps = self.caps
         self.rows = []
-        self.choices = []
         self.path = []
         capped = caps.contains { $0 < maxTypos }
         // Row 0 within the caps.
@@ -230,12 +223,10 @@ struct TypoSearch {
         Self.withKeys(of: index, reversed: reversed) { offsets, bytes in
         path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
-            choices.withUnsafeMutableBufferPointer { choiceBuffer in
                 query.withUnsafeBufferPointer { qb in
                 caps.withUnsafeBufferPointer { cb in
                     c = cb.baseAddress
                     r = rowBuffer.baseAddress
-                    v = choiceBuffer.baseAddress
                     q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
                     keyOffsets = offsets.baseAddress
                     keyBytes = bytes.baseAddress ?? UnsafePointer(bitPattern: 8)
@@ -247,14 +238,12 @@ struct TypoSearch {
                     }
                     r = nil
                     q = nil
-                    v = nil
                     keyOffsets = nil
                     keyBytes = nil
                     p = nil
                     c = nil
                 }
                 }
-            }
         }
         }
         }
@@ -264,7 +253,6 @@ struct TypoSearch {
         }
         self.path = path
         self.rows = rows
-        self.choices = choices
     }
 
     /// Calls `body` with the storage of the keys walked: `index`'s, or the `reversed` ones (static, so that `body`
@@ -345,9 +333,15 @@ struct TypoSearch {
         if minRow > limit { return }
         // Every cell of a deeper row is at least depth - m.
         if depth + 1 > m + Int(maxTypos) { return }
-        let spent =
-            (minRow == limit || (capped && atCaps(base: base, depth: depth, limit: limit))) && depth >= exactPrefix
-            && spentChoices(base: base, depth: depth, limit: limit)
+        // A spent node's choices: bit c of `choices.low` (c < 64) or of `choices.high` (c - 64).
+        var choices: (low: UInt64, high: UInt64) = (0, 0)
+        var spent = false
+        if (minRow == limit || (capped && atCaps(base: base, depth: depth, limit: limit))) && depth >= exactPrefix,
+            let set = spentChoices(base: base, depth: depth, limit: limit)
+        {
+            spent = true
+            choices = set
+        }
         if byteDepth <= 1, reversed == nil, let top = index.top {
             // The top two levels: children from the table (a spent node keeps only its choices, all ASCII).
             let range: Range<Int>
@@ -357,15 +351,10 @@ struct TypoSearch {
                 let b0 = Int(byte(lo, 0))
                 range = Int(top.starts[b0])..<Int(top.starts[b0 + 1])
             }
-            let choices = v + depth * choiceWidth
             for k in range {
                 let entry = top.children[k]
                 let c = entry.byte
-                if spent {
-                    var x = 0
-                    while x < choiceWidth && choices[x] < UInt32(c) { x += 1 }
-                    if x == choiceWidth || choices[x] != UInt32(c) { continue }
-                }
+                if spent && !Self.contains(choices, c) { continue }
                 child(
                     Int(entry.lo), Int(entry.hi), byte: c, byteDepth: byteDepth, depth: depth, best: best, limit: limit)
             }
@@ -375,8 +364,7 @@ struct TypoSearch {
             // The budget is spent: a child stays within it only by matching a query scalar on the diagonal of a
             // cell at the limit (`q[j]`) or by completing a transposition (`q[j - 1]` after `q[j]`). Find those few
             // children by binary search instead of listing every child (most nodes of a walk are spent ones).
-            let choices = v + depth * choiceWidth
-            if minRow == limit && depth >= 2 && (choiceWidth == 1 || choices[1] == UInt32.max),
+            if minRow == limit && depth >= 2 && Self.isOneBit(choices.low, choices.high),
                 let j = singleCellAtLimit(base: base, depth: depth, limit: limit), m - j >= 2
             {
                 // One cell at the limit and one way on: the path can only spell the rest of the query, `q[j..<m]`,
@@ -385,11 +373,17 @@ struct TypoSearch {
                 return
             }
             var i = lo + ending
-            var c = 0
-            while c < choiceWidth && i < hi {
-                let scalar = choices[c]
-                c += 1
-                if scalar == UInt32.max { break }
+            // The choices in ascending order.
+            var left = choices
+            while i < hi && (left.low | left.high) != 0 {
+                let scalar: UInt32
+                if left.low != 0 {
+                    scalar = UInt32(left.low.trailingZeroBitCount)
+                    left.low &= left.low &- 1
+                } else {
+                    scalar = 64 + UInt32(left.high.trailingZeroBitCount)
+                    left.high &= left.high &- 1
+                }
                 let start = lowerBound(i, hi, byteDepth, UInt8(scalar))
                 if start == hi { break }
                 i = start
@@ -425,27 +419,17 @@ struct TypoSearch {
         }
     }
 
-    /// Fills `choices` at `depth` with the scalars that keep a spent node (every cell at least `limit`) within
-    /// `limit`, ascending and unique, ended by `UInt32.max` when fewer than `choiceWidth`. Returns false when one of
-    /// them is not ASCII (the caller lists the children instead).
+    /// The scalars that keep a spent node (every cell at least `limit`) within `limit`, as a set of ASCII bytes (bit
+    /// c of `low` for c < 64, of `high` for c - 64), or nil when one of them is not ASCII (the caller lists the
+    /// children instead).
     @inline(__always)
-    private mutating func spentChoices(base: Int, depth: Int, limit: Int32) -> Bool {
-        let choices = v + depth * choiceWidth
-        var count = 0
-        @inline(__always) func add(_ scalar: UInt32) {
-            var i = 0
-            while i < count && choices[i] < scalar { i += 1 }
-            if i < count && choices[i] == scalar { return }
-            var k = count
-            while k > i {
-                choices[k] = choices[k - 1]
-                k -= 1
-            }
-            choices[i] = scalar
-            count += 1
-        }
+    private mutating func spentChoices(base: Int, depth: Int, limit: Int32) -> (low: UInt64, high: UInt64)? {
+        var set: (low: UInt64, high: UInt64) = (0, 0)
         // Cell `j` at most `limit` continues the diagonal with q[j]; a transposition continues with q[j - 1] only
         // after q[j] (the swapped pair's first half).
+        @inline(__always) func add(_ scalar: UInt32) {
+            if scalar < 64 { set.low |= UInt64(1) << UInt64(scalar) } else { set.high |= UInt64(1) << UInt64(scalar - 64) }
+        }
         @inline(__always) func choose(_ j: Int) -> Bool {
             if j < m {
                 if q[j] >= 0x80 { return false }
@@ -460,7 +444,7 @@ struct TypoSearch {
         if bitRows {
             var live = s[depth * (Int(maxTypos) + 1) + Int(limit)]
             while live != 0 {
-                if !choose(live.trailingZeroBitCount) { return false }
+                if !choose(live.trailingZeroBitCount) { return nil }
                 live &= live &- 1
             }
         } else {
@@ -468,12 +452,27 @@ struct TypoSearch {
             var j = max(0, depth - k)
             let bandEnd = min(m, depth + k)
             while j <= bandEnd {
-                if r[base + j] <= limit && !choose(j) { return false }
+                if r[base + j] <= limit && !choose(j) { return nil }
                 j += 1
             }
         }
-        if count < choiceWidth { choices[count] = UInt32.max }
-        return true
+        return set
+    }
+
+    /// Whether exactly one bit of `a` and `b` together is set (without a population count: the baseline x86-64
+    /// target has no instruction for it).
+    @inline(__always)
+    private static func isOneBit(_ a: UInt64, _ b: UInt64) -> Bool {
+        let x = a | b
+        return x != 0 && (a == 0 || b == 0) && x & (x &- 1) == 0
+    }
+
+    /// Whether the byte set `set` (see ``spentChoices(base:depth:limit:)``) holds `c`.
+    @inline(__always)
+    private static func contains(_ set: (low: UInt64, high: UInt64), _ c: UInt8) -> Bool {
+        if c < 64 { return (set.low >> UInt64(c)) & 1 != 0 }
+        if c < 128 { return (set.high >> UInt64(c - 64)) & 1 != 0 }
+        return false
     }
 
     /// The row's cell at the query's end and its smallest cell in the band (both `maxTypos + 1` when out of the
@@ -636,7 +635,7 @@ struct TypoSearch {
             let width = Int(maxTypos) + 1
             let row = s + depth * width
             let atLimit = row[Int(limit)] & ~(limit > 0 ? row[Int(limit) - 1] : 0)
-            guard atLimit.nonzeroBitCount == 1 else { return nil }
+            guard Self.isOneBit(atLimit, 0) else { return nil }
             let j = atLimit.trailingZeroBitCount
             guard j < m else { return nil }
             for i in j..<m where q[i] >= 0x80 { return nil }
@@ -760,7 +759,7 @@ struct TypoSearch {
     /// With `onlyWrongPrefix`, the subtrees walked with the full budget are skipped.
     @inline(__always)
     private mutating func budget(at d: Int, scalar: UInt32, limit: Int32) -> Int32? {
-        let swaps = firstSwap && exactPrefix == 1 && transpositions && m >= 2 && q[1] != q[0]
+        let swaps = swapsFirstTwo
         if d <= exactPrefix {
             if q[d - 1] != scalar {
                 // Maybe the first two swapped: decided one level down.
