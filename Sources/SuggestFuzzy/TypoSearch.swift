@@ -40,6 +40,8 @@ struct TypoSearch {
     let firstSwap: Bool
     /// Whether that swap applies to this query (its first two characters differ).
     let swapsFirstTwo: Bool
+    /// The deepest node with children in the budget: `m + maxTypos` (a deeper row's cells are all beyond it).
+    let maxDepth: Int
     /// Rows by trie depth (in scalars), each `m + 1` cells.
     var rows: [Int32]
     /// The scalar at each depth of the current path.
@@ -118,6 +120,7 @@ struct TypoSearch {
         self.transpositions = transpositions
         self.wholeWord = wholeWord
         self.exactPrefix = min(exactPrefix, query.count)
+        maxDepth = query.count + maxTypos
         swapsFirstTwo = firstSwap && exactPrefix == 1 && transpositions && query.count >= 2 && query[1] != query[0]
         // Moved out of `buffers` (not copied), so that each array is uniquely referenced and keeps its memory.
         var buffers = buffers
@@ -301,6 +304,8 @@ struct TypoSearch {
         }
         let base = depth * (m + 1)
         let (dm, minRow) = summary(base: base, depth: depth)
+        // Out of the budget and no hit (most nodes a walk enters): nothing more to look at.
+        if minRow > limit && dm > limit { return }
         var best = best
         let ending = endingCount(lo, hi, byteDepth)
         // Below a first character that may start a swap of the query's first two (see `budget`), the full budget
@@ -332,7 +337,7 @@ struct TypoSearch {
         // Deeper nodes can still hold whole words within the budget: walk on while any cell is.
         if minRow > limit { return }
         // Every cell of a deeper row is at least depth - m.
-        if depth + 1 > m + Int(maxTypos) { return }
+        if depth >= maxDepth { return }
         // A spent node's choices: bit c of `choices.low` (c < 64) or of `choices.high` (c - 64).
         var choices: (low: UInt64, high: UInt64) = (0, 0)
         var spent = false
