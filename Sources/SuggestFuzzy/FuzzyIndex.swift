@@ -15,8 +15,8 @@ import Synchronization
 ///
 /// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set), about half a
 /// byte per entry for the one-word keys (``OneWordKeys``) and, for large dictionaries, a table of the trie's top two
-/// levels (tens of kilobytes); when a provider asks for them (`FuzzyOptions.reversedKeys`), the reversed keys (the
-/// keys' bytes again and 8 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
+/// levels (tens of kilobytes); when they fit the budget or a provider asks for them (`FuzzyOptions.reversedKeys`),
+/// the reversed keys (4 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
 /// (`AbbreviationCache`) take at most 4 MB, whatever the dictionary's size.
 ///
 /// Immutable and shared by reference: a keystroke that holds it retains one reference, not each of its arrays.
@@ -37,9 +37,10 @@ public final class FuzzyIndex: Sendable {
     let top: TopLevels?
     /// The one-word keys (see ``OneWordKeys``).
     let oneWord: OneWordKeys
-    /// The keys of at most ``reversedLength`` scalars written backwards, for whole-word corrections whose typos sit
-    /// at the word's start (see `FuzzyMatcher.wholeWords`): made when a provider asks for them
-    /// (``prepareReversedKeys()``, `FuzzyOptions.reversedKeys`), shared by every provider that holds this index.
+    /// The keys of at most ``reversedLength`` scalars in the order of their bytes read backwards, for whole-word
+    /// corrections whose typos sit at the word's start (see `FuzzyMatcher.wholeWords`): made when a provider asks for
+    /// them or they fit the budget (``prepareReversedKeys()``, `FuzzyOptions.reversedKeys`,
+    /// ``reversedKeysFitTheBudget``), shared by every provider that holds this index.
     let reversedKeys = ReversedKeysBox()
     /// The keys abbreviation patterns abbreviate, kept from scans of whole first-letter ranges for later scans of the
     /// same or longer patterns (see ``AbbreviationCache``); shared by every provider that holds this index.
@@ -127,6 +128,20 @@ public final class FuzzyIndex: Sendable {
         self.seconds = seconds
         top = n >= TopLevels.minimumCount ? TopLevels(prefixIndex) : nil
         oneWord = OneWordKeys(prefixIndex)
+    }
+
+    /// The memory the indexes of a dictionary may take beyond its text, per entry (the project's budget).
+    public static let bytesPerEntryBudget = 48
+
+    /// Whether the dictionary, its prefix index, these extras and the reversed keys (4 bytes per key at most)
+    /// together stay within ``bytesPerEntryBudget`` bytes per entry: what `FuzzyOptions.reversedKeys` `nil` keeps
+    /// them for.
+    public var reversedKeysFitTheBudget: Bool {
+        let n = count
+        guard n > 0 else { return false }
+        let held = prefixIndex.indexByteCount + prefixIndex.dictionaryByteCount + extraByteCount
+            - (reversed?.byteCount ?? 0)
+        return held + 4 * n <= Self.bytesPerEntryBudget * n
     }
 
     /// Makes the reversed keys unless they are made or being made: at once below 100,000 keys, otherwise on a

@@ -29,7 +29,7 @@ extension FuzzyMatcher {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
         var profileMark = visited
         // Split between the two directions when the reversed keys hold every key the search can find.
-        let reversed = options.reversedKeys && options.exactPrefixLength == 1 ? index.reversed : nil
+        let reversed = options.reversedKeys != false && options.exactPrefixLength == 1 ? index.reversed : nil
         // A walk narrows from the previous keystroke's only when both split at the same column; a word that does
         // not go past the column (three letters, with lengths set that low) is not split.
         let column = Self.splitColumn(forLength: scalars.count)

@@ -71,14 +71,15 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// above typo corrections ("bocom" → "become", not "both companies"). Vowel-free abbreviations and initials
     /// ("gthb", "usa") are unaffected.
     public var spellingGuard: Bool = true
-    /// Also keep the dictionary's keys of at most 24 characters written backwards (``FuzzyIndex``'s reversed keys),
-    /// and search whole words several typos away in both directions (a wrong first letter plus one more typo; two or
-    /// three typos): a fraction of the trie nodes on a misspelt word's costliest keystrokes (see the "Fuzzy matching"
-    /// article). The answers are the same either way. Memory: the keys' bytes again and 8 bytes per key (about 15
-    /// bytes per entry for a word list, 18 for package names), beyond the 48 bytes per entry the indexes otherwise
-    /// keep to; made once per dictionary when a provider asks for them, on a background thread from 100,000 keys
-    /// (until then, forward walks).
-    public var reversedKeys: Bool = false
+    /// Also keep the dictionary's keys of at most 24 characters in the order of their bytes read backwards
+    /// (``FuzzyIndex``'s reversed keys), and search whole words several typos away in both directions (a wrong first
+    /// letter plus one more typo; two or three typos): a fraction of the trie nodes on a misspelt word's costliest
+    /// keystrokes (see the "Fuzzy matching" article). The answers are the same either way. Memory: 4 bytes per key
+    /// (an order of the prefix index's own keys); made once per dictionary, on a background thread from 100,000 keys
+    /// (until then, forward walks). `nil` (the default): kept when the dictionary's indexes stay within 48 bytes per
+    /// entry with them (``FuzzyIndex/reversedKeysFitTheBudget``): a word list, not names with many inner words.
+    /// `true` keeps them whatever the memory, `false` never.
+    public var reversedKeys: Bool? = nil
     /// Queries longer than this (in characters) are matched without typos (exact and prefix only).
     public var maxTypoQueryLength: Int = 64
     /// Typos and abbreviations are looked for only while fewer than this many distinct keys start with the typed

@@ -110,7 +110,7 @@ public struct FuzzyProvider: ConfigurableProvider {
         self.id = id
         self.options = options
         self.index = index
-        if options.reversedKeys { index.prepareReversedKeys() }
+        if options.reversedKeys ?? index.reversedKeysFitTheBudget { index.prepareReversedKeys() }
     }
 
     public init(configuration: Configuration, context: ProviderContext) throws {

@@ -22,7 +22,7 @@ struct TypoHit: Sendable, Equatable {
 /// corrections, ranked first inside their tier). In whole-word mode only keys that end at the node are hits.
 struct TypoSearch {
     let index: FuzzyIndex
-    /// When set, the walk runs over these keys (the index's keys written backwards) instead of the index's: the
+    /// When set, the walk runs over the index's keys read backwards, in this order, instead of as they are: the
     /// query is then reversed too, and hits are positions of `reversed`.
     let reversed: ReversedKeys?
     let query: [UInt32]
@@ -67,6 +67,9 @@ struct TypoSearch {
     /// Valid during ``run()``: the sorted keys' offsets and bytes (see `PrefixIndex.withUnsafeSortedKeys`).
     private var keyOffsets: UnsafePointer<UInt32>! = nil
     private var keyBytes: UnsafePointer<UInt8>! = nil
+    /// Valid during ``run()`` over ``reversed``: its order of the keys (key `i` of the walk is the prefix index's
+    /// `order[i]`, read from its end); nil for a walk over the keys as they are.
+    private var order: UnsafePointer<UInt32>? = nil
     /// Valid during ``run()``: `path`.
     private var p: UnsafeMutablePointer<UInt32>! = nil
     /// Whether some cap is below `maxTypos` (set by ``run()``).
@@ -223,7 +226,7 @@ struct TypoSearch {
         masks.withUnsafeBufferPointer { maskBuffer in
         s = bitBuffer.baseAddress
         mk = maskBuffer.baseAddress
-        Self.withKeys(of: index, reversed: reversed) { offsets, bytes in
+        Self.withKeys(of: index, reversed: reversed) { offsets, bytes, keyOrder in
         path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
                 query.withUnsafeBufferPointer { qb in
@@ -233,6 +236,7 @@ struct TypoSearch {
                     q = qb.baseAddress ?? UnsafePointer(bitPattern: 8)
                     keyOffsets = offsets.baseAddress
                     keyBytes = bytes.baseAddress ?? UnsafePointer(bitPattern: 8)
+                    order = keyOrder.map { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! }
                     p = pathBuffer.baseAddress
                     if let starts {
                         for start in starts { walk(from: start) }
@@ -243,6 +247,7 @@ struct TypoSearch {
                     q = nil
                     keyOffsets = nil
                     keyBytes = nil
+                    order = nil
                     p = nil
                     c = nil
                 }
@@ -258,16 +263,16 @@ struct TypoSearch {
         self.rows = rows
     }
 
-    /// Calls `body` with the storage of the keys walked: `index`'s, or the `reversed` ones (static, so that `body`
-    /// may mutate the walk).
+    /// Calls `body` with the storage of the keys walked, `index`'s, and the `reversed` order when the walk reads the
+    /// keys backwards (static, so that `body` may mutate the walk).
     private static func withKeys(
         of index: FuzzyIndex, reversed: ReversedKeys?,
-        _ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>) -> Void
+        _ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>?) -> Void
     ) {
         if let reversed {
-            reversed.withUnsafeKeys(body)
+            reversed.withUnsafeKeys { offsets, bytes, order in body(offsets, bytes, order) }
         } else {
-            index.prefixIndex.withUnsafeSortedKeys(body)
+            index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in body(offsets, bytes, nil) }
         }
     }
 
@@ -415,6 +420,11 @@ struct TypoSearch {
     ) {
         if c < 0x80 {
             step(lo, hi, byteDepth: byteDepth + 1, parent: depth, scalar: UInt32(c), best: best, limit: limit)
+        } else if order != nil {
+            // Read backwards, a scalar of several bytes starts with its last continuation byte.
+            partialBackwards(
+                lo, hi, byteDepth: byteDepth + 1, parent: depth, value: UInt32(c & 0x3F), shift: 6, best: best,
+                limit: limit)
         } else {
             let length = UTF8Scalars.length(lead: c)
             let value = UTF8Scalars.leadBits(c)
@@ -673,12 +683,11 @@ struct TypoSearch {
         let length = m - j
         // Keys in lo..<hi share their first `byteDepth` bytes; compare the next `length` with q[j..<m].
         @inline(__always) func order(_ i: Int) -> Int {
-            let start = Int(keyOffsets[i]) &+ byteDepth
-            let available = Int(keyOffsets[i + 1]) &- start
+            let available = keyLength(i) &- byteDepth
             var t = 0
             while t < length {
                 if t >= available { return -1 }
-                let b = keyBytes[start &+ t]
+                let b = byte(i, byteDepth &+ t)
                 let c = UInt8(truncatingIfNeeded: q[j + t])
                 if b != c { return b < c ? -1 : 1 }
                 t += 1
@@ -742,6 +751,28 @@ struct TypoSearch {
                 partial(
                     i, j, byteDepth: byteDepth + 1, parent: parent, value: v, remaining: remaining - 1, best: best,
                     limit: limit)
+            }
+            i = j
+        }
+    }
+
+    /// ``partial`` for keys read backwards: the continuation bytes come first, the scalar's lowest bits first, and the
+    /// lead byte completes it.
+    private mutating func partialBackwards(
+        _ lo: Int, _ hi: Int, byteDepth: Int, parent: Int, value: UInt32, shift: UInt32, best: Int32, limit: Int32
+    ) {
+        var i = lo
+        while i < hi {
+            // Keys are valid UTF-8: none starts inside a scalar.
+            let b = byte(i, byteDepth)
+            let j = childEnd(i, hi, byteDepth)
+            if b & 0xC0 == 0x80 {
+                partialBackwards(
+                    i, j, byteDepth: byteDepth + 1, parent: parent, value: value | (UInt32(b & 0x3F) << shift),
+                    shift: shift + 6, best: best, limit: limit)
+            } else {
+                let scalar = value | (UTF8Scalars.leadBits(b) << shift)
+                step(i, j, byteDepth: byteDepth + 1, parent: parent, scalar: scalar, best: best, limit: limit)
             }
             i = j
         }
@@ -826,12 +857,25 @@ struct TypoSearch {
 
     /// Byte `depth` of sorted key `i` (longer than `depth`), read through the pointers `run` holds.
     @inline(__always)
-    private mutating func byte(_ i: Int, _ depth: Int) -> UInt8 { keyBytes[Int(keyOffsets[i]) &+ depth] }
+    private mutating func byte(_ i: Int, _ depth: Int) -> UInt8 {
+        if let order {
+            let p = Int(order[i])
+            return keyBytes[Int(keyOffsets[p &+ 1]) &- 1 &- depth]
+        }
+        return keyBytes[Int(keyOffsets[i]) &+ depth]
+    }
+
+    /// The length in bytes of key `i` of the walk.
+    @inline(__always)
+    private mutating func keyLength(_ i: Int) -> Int {
+        let p = order.map { Int($0[i]) } ?? i
+        return Int(keyOffsets[p &+ 1] &- keyOffsets[p])
+    }
 
     @inline(__always)
     private mutating func endingCount(_ lo: Int, _ hi: Int, _ depth: Int) -> Int {
         var i = lo
-        while i < hi && Int(keyOffsets[i + 1] &- keyOffsets[i]) == depth { i += 1 }
+        while i < hi && keyLength(i) == depth { i += 1 }
         return i - lo
     }
 

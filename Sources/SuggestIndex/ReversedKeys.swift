@@ -1,32 +1,35 @@
-/// The sorted keys of a ``PrefixIndex`` written backwards (Unicode scalar by scalar, each scalar's bytes kept in
-/// order) and sorted again: the implicit trie of their ends. A typo walk over it reads a word from its last letter,
-/// so a search whose typos sit at a word's start (where the forward trie branches most) stays narrow; the fuzzy
+/// The sorted keys of a ``PrefixIndex`` read backwards, byte by byte from their last, in the byte order of their
+/// bytes so read: the implicit trie of their ends. A typo walk over it reads a word from its last letter, so a
+/// search whose typos sit at a word's start (where the forward trie branches most) stays narrow; the fuzzy
 /// provider's whole-word corrections split their search between the two directions (Mihov and Schulz's forward and
 /// backward tries).
 ///
-/// Only keys of at most ``maxLength`` Unicode scalars are kept. Memory: the keys' bytes again, and 8 bytes per key
-/// kept.
+/// The keys are not copied: this is the order of the prefix index's own keys (whose arrays it shares), so the
+/// memory is 4 bytes per key kept. Read backwards, a scalar of several bytes comes continuation bytes first and
+/// its lead byte last (a walk decodes it so). Only keys of at most ``maxLength`` Unicode scalars are kept.
 public struct ReversedKeys: Sendable {
-    /// Reversed key `p` is `bytes[Int(offsets[p])..<Int(offsets[p + 1])]`, in byte order.
-    @usableFromInline let offsets: [UInt32]
-    @usableFromInline let bytes: [UInt8]
-    /// The prefix index's sorted position of reversed key `p`.
-    let forward: [UInt32]
+    /// The index whose keys these are.
+    @usableFromInline let index: PrefixIndex
+    /// The prefix index's sorted positions of the keys kept, in the byte order of the keys read backwards (equal
+    /// keys by sorted position).
+    @usableFromInline let forward: [UInt32]
     /// The longest key kept, in Unicode scalars.
     public let maxLength: Int
 
     /// The number of keys kept.
     public var count: Int { forward.count }
 
-    /// Bytes held (the keys, their offsets and positions).
-    public var byteCount: Int { bytes.count + offsets.count * 4 + forward.count * 4 }
+    /// Bytes held beyond the prefix index's (the order).
+    public var byteCount: Int { forward.count * 4 }
 
-    /// The keys of `index` of at most `maxLength` Unicode scalars, reversed and sorted (equal keys by sorted position).
+    /// The keys of `index` of at most `maxLength` Unicode scalars, in the byte order of the keys read backwards.
     /// - Complexity: O(n) passes of a radix sort over the keys.
     public init(_ index: PrefixIndex, maxLength: Int) {
+        self.index = index
         self.maxLength = maxLength
+        // The keys kept, written backwards byte by byte, to sort them (dropped once sorted).
         var kept: [UInt32] = []
-        var reversed: [UInt8] = []
+        var backwards: [UInt8] = []
         var ends: [UInt32] = [0]
         index.withUnsafeSortedKeys { offsets, keyBytes in
             for p in 0..<index.count {
@@ -37,15 +40,12 @@ public struct ReversedKeys: Sendable {
                     for k in start..<end where keyBytes[k] & 0xC0 != 0x80 { scalars += 1 }
                     if scalars > maxLength { continue }
                 }
-                // Scalars from the last: a scalar starts at a byte that is not a continuation byte (10xxxxxx).
-                var i = end
-                while i > start {
-                    var s = i - 1
-                    while s > start && keyBytes[s] & 0xC0 == 0x80 { s -= 1 }
-                    for k in s..<i { reversed.append(keyBytes[k]) }
-                    i = s
+                var k = end
+                while k > start {
+                    k -= 1
+                    backwards.append(keyBytes[k])
                 }
-                ends.append(UInt32(reversed.count))
+                ends.append(UInt32(backwards.count))
                 kept.append(UInt32(p))
             }
         }
@@ -57,11 +57,7 @@ public struct ReversedKeys: Sendable {
             scratch.deallocate()
         }
         var forward = [UInt32](repeating: 0, count: n)
-        var sortedBytes: [UInt8] = []
-        sortedBytes.reserveCapacity(reversed.count)
-        var sortedOffsets: [UInt32] = [0]
-        sortedOffsets.reserveCapacity(n + 1)
-        reversed.withUnsafeBufferPointer { k in
+        backwards.withUnsafeBufferPointer { k in
             ends.withUnsafeBufferPointer { e in
                 for i in 0..<n {
                     items[i] = RadixItem(key: RadixSort.head(k, Int(e[i]), Int(e[i + 1])), value: UInt32(i))
@@ -73,33 +69,31 @@ public struct ReversedKeys: Sendable {
                 RadixSort.sortBuckets(
                     all, scratch: spare, starts: starts, buckets: 0..<(starts.count - 1),
                     strings: EntryKeys(bytes: k, ends: e))
-                for i in 0..<n {
-                    let v = Int(items[i].value)
-                    forward[i] = kept[v]
-                    sortedBytes.append(contentsOf: k[Int(e[v])..<Int(e[v + 1])])
-                    sortedOffsets.append(UInt32(sortedBytes.count))
-                }
+                for i in 0..<n { forward[i] = kept[Int(items[i].value)] }
             }
         }
         self.forward = forward
-        self.bytes = sortedBytes
-        self.offsets = sortedOffsets
     }
 
-    /// The reversed key at `p` (for tests and diagnostics).
-    public func key(at p: Int) -> ArraySlice<UInt8> { bytes[Int(offsets[p])..<Int(offsets[p + 1])] }
+    /// Key `p` in this order, read backwards (for tests and diagnostics).
+    public func key(at p: Int) -> [UInt8] { Array(index.sortedKey(at: Int(forward[p])).reversed()) }
 
-    /// The prefix index's sorted position of reversed key `p`.
+    /// The prefix index's sorted position of key `p` in this order.
     @inline(__always)
     public func forwardPosition(_ p: Int) -> Int { Int(forward[p]) }
 
-    /// Calls `body` with the reversed keys' storage, laid out as ``PrefixIndex/withUnsafeSortedKeys(_:)``'s.
+    /// Calls `body` with the prefix index's key storage (as ``PrefixIndex/withUnsafeSortedKeys(_:)`` gives it) and
+    /// this order: key `p` in this order is `bytes[Int(offsets[Int(order[p])])..<Int(offsets[Int(order[p]) + 1])]`,
+    /// read from its end. The pointers are valid only inside `body`.
     @inlinable
     public func withUnsafeKeys<Result>(
-        _ body: (_ offsets: UnsafeBufferPointer<UInt32>, _ bytes: UnsafeBufferPointer<UInt8>) throws -> Result
+        _ body: (
+            _ offsets: UnsafeBufferPointer<UInt32>, _ bytes: UnsafeBufferPointer<UInt8>,
+            _ order: UnsafeBufferPointer<UInt32>
+        ) throws -> Result
     ) rethrows -> Result {
-        try offsets.withUnsafeBufferPointer { offsets in
-            try bytes.withUnsafeBufferPointer { bytes in try body(offsets, bytes) }
+        try index.withUnsafeSortedKeys { offsets, bytes in
+            try forward.withUnsafeBufferPointer { order in try body(offsets, bytes, order) }
         }
     }
 }

@@ -37,18 +37,60 @@ struct FuzzyConfigurationTests {
         #expect(FuzzyOptions().weighTypoKinds)
     }
 
-    @Test func reversedKeysAreMadeWhenAsked() throws {
-        let off = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv" }"#)
-        let plain = try #require(off.slots.first?.provider as? FuzzyProvider)
-        #expect(!plain.options.reversedKeys)
-        #expect(plain.index.reversed == nil)
+    @Test func reversedKeysAreMadeWhenAskedOrWhenTheyFitTheBudget() throws {
+        // Not set: made when the indexes stay within 48 bytes an entry with them (see the next test).
+        let automatic = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv" }"#)
+        let plain = try #require(automatic.slots.first?.provider as? FuzzyProvider)
+        #expect(plain.options.reversedKeys == nil)
+        #expect((plain.index.reversed != nil) == plain.index.reversedKeysFitTheBudget)
+        let off = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv", "reversedKeys": false }"#)
+        let forward = try #require(off.slots.first?.provider as? FuzzyProvider)
+        #expect(forward.options.reversedKeys == false)
+        #expect(forward.index.reversed == nil)
         let on = try Self.load(#"{ "type": "fuzzy", "dictionary": "words.tsv", "reversedKeys": true }"#)
         let provider = try #require(on.slots.first?.provider as? FuzzyProvider)
-        #expect(provider.options.reversedKeys)
+        #expect(provider.options.reversedKeys == true)
         // A small dictionary's reversed keys are made with the provider; they count in the index's extra bytes.
         let reversed = try #require(provider.index.reversed)
         #expect(reversed.count == provider.index.count)
         #expect(provider.index.extraByteCount >= reversed.byteCount)
+    }
+
+    /// A list of single words stays within the budget with the reversed keys: made without asking.
+    @Test func reversedKeysWithinTheBudgetAreMadeWithoutAsking() throws {
+        var generator = SplitMix(seed: 3)
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let entries = (0..<5_000).map { _ in
+            (
+                text: String((0..<(4 + Int(generator.next() % 6))).map { _ in letters[Int(generator.next() % 26)] }),
+                weight: 1.0, scope: String?.none
+            )
+        }
+        let index = FuzzyIndex(WeightedDictionary(entries: entries))
+        #expect(index.reversedKeysFitTheBudget)
+        _ = try FuzzyProvider(index: index, options: FuzzyOptions())
+        #expect(index.reversed != nil)
+        var off = FuzzyOptions()
+        off.reversedKeys = false
+        let other = FuzzyIndex(WeightedDictionary(entries: entries))
+        _ = try FuzzyProvider(index: other, options: off)
+        #expect(other.reversed == nil)
+    }
+
+    /// Entries of many words (an inner word start each, 10 bytes in the prefix index) take the indexes past the
+    /// budget: the reversed keys are then not made unless asked for.
+    @Test func reversedKeysOverTheBudgetAreMadeOnlyWhenAsked() throws {
+        let entries = (0..<400).map { i in
+            (text: (0..<12).map { "w\(($0 * 7 + i) % 97)" }.joined(separator: " "), weight: 1.0, scope: String?.none)
+        }
+        let index = FuzzyIndex(WeightedDictionary(entries: entries))
+        #expect(!index.reversedKeysFitTheBudget)
+        _ = try FuzzyProvider(index: index, options: FuzzyOptions())
+        #expect(index.reversed == nil)
+        var options = FuzzyOptions()
+        options.reversedKeys = true
+        _ = try FuzzyProvider(index: index, options: options)
+        #expect(index.reversed != nil)
     }
 
     @Test func wholeWordOptionsAreRead() throws {

@@ -9,13 +9,12 @@ import Testing
 /// the forward one ignores its reversed keys.
 struct FuzzyTwoDirectionTests {
     /// Words of 6–12 letters over a small alphabet (so that many are a few typos apart), with weights.
-    static func words(count: Int, seed: UInt64) -> [String] {
+    static func words(count: Int, seed: UInt64, letters: [Character] = Array("abcdeéfgh")) -> [String] {
         var state = seed
         func next() -> Int {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(state >> 33)
         }
-        let letters = Array("abcdeéfgh")
         var seen = Set<String>()
         var words: [String] = []
         while words.count < count {
@@ -27,12 +26,13 @@ struct FuzzyTwoDirectionTests {
 
     /// `word` with `edits` random edits (substitution, insertion, deletion, swap of neighbours), at any place:
     /// the first letter and the columns around the split included.
-    static func misspelt(_ word: String, edits: Int, seed: inout UInt64) -> String {
+    static func misspelt(
+        _ word: String, edits: Int, seed: inout UInt64, letters: [Character] = Array("abcdeéfgh")
+    ) -> String {
         func next() -> Int {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return Int(seed >> 33)
         }
-        let letters = Array("abcdeéfgh")
         var chars = Array(word)
         for _ in 0..<edits where chars.count > 2 {
             let at = next() % chars.count
@@ -54,7 +54,9 @@ struct FuzzyTwoDirectionTests {
         options.reversedKeys = true
         let split = try FuzzyProvider(index: index, options: options)
         #expect(index.reversed != nil)
-        return (split, try FuzzyProvider(index: index, options: FuzzyOptions()))
+        var forward = FuzzyOptions()
+        forward.reversedKeys = false
+        return (split, try FuzzyProvider(index: index, options: forward))
     }
 
     @Test(arguments: [1, 2, 3])
@@ -87,6 +89,27 @@ struct FuzzyTwoDirectionTests {
         #expect(compared > 500)
     }
 
+    /// Keys read backwards decode scalars of two, three and four bytes (continuation bytes first): the same
+    /// corrections as forward.
+    @Test func splitSearchesDecodeScalarsOfSeveralBytes() throws {
+        let letters: [Character] = ["a", "b", "é", "日", "本", "🙂", "c"]
+        let words = Self.words(count: 800, seed: 9, letters: letters)
+        let dictionary = WeightedDictionary(
+            entries: words.enumerated().map { ($0.element, Double(1 + ($0.offset * 31) % 97), nil) })
+        let (split, forward) = try Self.providers(dictionary)
+        var state: UInt64 = 4
+        var found = 0
+        for k in 0..<80 {
+            let word = words[(k * 13) % words.count]
+            let text = Self.misspelt(word, edits: 2 + k % 2, seed: &state, letters: letters)
+            let a = Fixture.candidates(text, limit: 40, provider: split).candidates
+            let b = Fixture.candidates(text, limit: 40, provider: forward).candidates
+            #expect(a == b, "\(text)")
+            if a.contains(where: { $0.title == word }) { found += 1 }
+        }
+        #expect(found > 20)
+    }
+
     /// Lengths set so low that a word of three letters or fewer takes two typos as a whole word: such a word does
     /// not go past the split column and is searched forward only (it used to stop the process).
     @Test func aWordNoLongerThanTheSplitColumnIsSearchedForward() throws {
@@ -97,7 +120,8 @@ struct FuzzyTwoDirectionTests {
         var options = FuzzyOptions()
         options.minLengthOneTypo = 1
         options.minLengthTwoTyposWholeWord = 1
-        let forwardOptions = options
+        var forwardOptions = options
+        forwardOptions.reversedKeys = false
         options.reversedKeys = true
         let split = try FuzzyProvider(index: index, options: options)
         #expect(index.reversed != nil)

@@ -3,7 +3,8 @@ import Testing
 
 @testable import SuggestIndex
 
-/// The reversed keys: every key of at most `maxLength` scalars, written scalar by scalar from its end, sorted.
+/// The reversed keys: every key of at most `maxLength` scalars, read byte by byte from its end, in the byte order of
+/// the keys so read.
 struct ReversedKeysTests {
     @Test func keysAreWrittenBackwardsBySortedPositionAndSorted() {
         let titles = [
@@ -18,7 +19,7 @@ struct ReversedKeysTests {
             let key = Array(index.sortedKey(at: p))
             let text = String(decoding: key, as: UTF8.self)
             guard text.unicodeScalars.count <= 8 else { continue }
-            expected.append((Array(String(String.UnicodeScalarView(text.unicodeScalars.reversed())).utf8), p))
+            expected.append((Array(key.reversed()), p))
         }
         expected.sort { $0.key.lexicographicallyPrecedes($1.key) || ($0.key == $1.key && $0.position < $1.position) }
         #expect(reversed.count == expected.count)
@@ -27,8 +28,10 @@ struct ReversedKeysTests {
             #expect(Array(reversed.key(at: p)) == entry.key)
             #expect(reversed.forwardPosition(p) == entry.position)
         }
-        // A key of three-byte scalars backwards, each scalar's bytes kept in order.
-        #expect(expected.contains { $0.key == Array("語本日".utf8) })
+        // A key of three-byte scalars backwards: byte by byte, each scalar's continuation bytes first.
+        #expect(expected.contains { $0.key == Array(Array("日本語".utf8).reversed()) })
+        // The keys are the prefix index's: 4 bytes a key kept.
+        #expect(reversed.byteCount == 4 * reversed.count)
     }
 
     @Test func anEmptyIndexHasNoReversedKeys() {
