@@ -67,8 +67,8 @@ struct TypoSearch {
     /// Valid during ``run()``: the sorted keys' offsets and bytes (see `PrefixIndex.withUnsafeSortedKeys`).
     private var keyOffsets: UnsafePointer<UInt32>! = nil
     private var keyBytes: UnsafePointer<UInt8>! = nil
-    /// Valid during ``run()`` over ``reversed``: its order of the keys (key `i` of the walk is the prefix index's
-    /// `order[i]`, read from its end); nil for a walk over the keys as they are.
+    /// Valid during ``run()`` over ``reversed``: its packed keys (key `i` of the walk ends at `order[i] >> 7` in
+    /// `keyBytes` and is `order[i] & 127` bytes long; read from its end); nil for a walk over the keys as they are.
     private var order: UnsafePointer<UInt32>? = nil
     /// Valid during ``run()``: `path`.
     private var p: UnsafeMutablePointer<UInt32>! = nil
@@ -270,7 +270,9 @@ struct TypoSearch {
         _ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>?) -> Void
     ) {
         if let reversed {
-            reversed.withUnsafeKeys { offsets, bytes, order in body(offsets, bytes, order) }
+            reversed.withUnsafeKeys { bytes, packed in
+                body(UnsafeBufferPointer(start: nil, count: 0), bytes, packed)
+            }
         } else {
             index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in body(offsets, bytes, nil) }
         }
@@ -858,18 +860,15 @@ struct TypoSearch {
     /// Byte `depth` of sorted key `i` (longer than `depth`), read through the pointers `run` holds.
     @inline(__always)
     private mutating func byte(_ i: Int, _ depth: Int) -> UInt8 {
-        if let order {
-            let p = Int(order[i])
-            return keyBytes[Int(keyOffsets[p &+ 1]) &- 1 &- depth]
-        }
+        if let order { return keyBytes[Int(order[i] >> ReversedKeys.lengthBits) &- 1 &- depth] }
         return keyBytes[Int(keyOffsets[i]) &+ depth]
     }
 
     /// The length in bytes of key `i` of the walk.
     @inline(__always)
     private mutating func keyLength(_ i: Int) -> Int {
-        let p = order.map { Int($0[i]) } ?? i
-        return Int(keyOffsets[p &+ 1] &- keyOffsets[p])
+        if let order { return Int(order[i] & (1 << ReversedKeys.lengthBits &- 1)) }
+        return Int(keyOffsets[i &+ 1] &- keyOffsets[i])
     }
 
     @inline(__always)

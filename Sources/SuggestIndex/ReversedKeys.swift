@@ -4,37 +4,49 @@
 /// provider's whole-word corrections split their search between the two directions (Mihov and Schulz's forward and
 /// backward tries).
 ///
-/// The keys are not copied: this is the order of the prefix index's own keys (whose arrays it shares), so the
-/// memory is 4 bytes per key kept. Read backwards, a scalar of several bytes comes continuation bytes first and
-/// its lead byte last (a walk decodes it so). Only keys of at most ``maxLength`` Unicode scalars are kept.
+/// The keys are not copied: each key kept is its place in the prefix index's own key bytes (whose arrays it
+/// shares) — where it ends and its length, packed in 4 bytes — so that a walk reads a key's byte with two loads.
+/// Read backwards, a scalar of several bytes comes continuation bytes first and its lead byte last (a walk decodes
+/// it so). Only keys of 1 to ``maxLength`` Unicode scalars are kept (an empty key is no word: with the first letter
+/// kept exact, no whole-word search finds it), none when the keys' bytes reach ``maximumKeyBytes``.
 public struct ReversedKeys: Sendable {
     /// The index whose keys these are.
     @usableFromInline let index: PrefixIndex
-    /// The prefix index's sorted positions of the keys kept, in the byte order of the keys read backwards (equal
-    /// keys by sorted position).
-    @usableFromInline let forward: [UInt32]
-    /// The longest key kept, in Unicode scalars.
+    /// The keys kept, in the byte order of the keys read backwards (equal keys by sorted position): each the offset
+    /// of its end in the prefix index's key bytes, shifted left by ``lengthBits``, and its length in bytes.
+    @usableFromInline let packed: [UInt32]
+
+    /// The bits of a packed key that hold its length (at most 24 scalars of 4 bytes).
+    public static let lengthBits: UInt32 = 7
+    /// Keys whose bytes together reach this are not kept (their ends would not fit the packed form).
+    public static let maximumKeyBytes = 1 << (32 - Int(lengthBits))
+    /// The longest key kept, in Unicode scalars (0 when none is: the keys' bytes reach ``maximumKeyBytes``).
     public let maxLength: Int
 
     /// The number of keys kept.
-    public var count: Int { forward.count }
+    public var count: Int { packed.count }
 
-    /// Bytes held beyond the prefix index's (the order).
-    public var byteCount: Int { forward.count * 4 }
+    /// Bytes held beyond the prefix index's (the packed keys).
+    public var byteCount: Int { packed.count * 4 }
 
     /// The keys of `index` of at most `maxLength` Unicode scalars, in the byte order of the keys read backwards.
     /// - Complexity: O(n) passes of a radix sort over the keys.
     public init(_ index: PrefixIndex, maxLength: Int) {
         self.index = index
-        self.maxLength = maxLength
         // The keys kept, written backwards byte by byte, to sort them (dropped once sorted).
         var kept: [UInt32] = []
         var backwards: [UInt8] = []
         var ends: [UInt32] = [0]
+        // Beyond the bytes the packed form holds, no end fits.
+        let usable = index.withUnsafeSortedKeys { _, keyBytes in keyBytes.count < Self.maximumKeyBytes }
+        self.maxLength = usable ? maxLength : 0
         index.withUnsafeSortedKeys { offsets, keyBytes in
+            guard usable else { return }
             for p in 0..<index.count {
                 let start = Int(offsets[p])
                 let end = Int(offsets[p + 1])
+                // An empty key would end where a key before it does.
+                if end == start { continue }
                 if end - start > maxLength {
                     var scalars = 0
                     for k in start..<end where keyBytes[k] & 0xC0 != 0x80 { scalars += 1 }
@@ -56,7 +68,8 @@ public struct ReversedKeys: Sendable {
             items.deallocate()
             scratch.deallocate()
         }
-        var forward = [UInt32](repeating: 0, count: n)
+        var packed = [UInt32](repeating: 0, count: n)
+        index.withUnsafeSortedKeys { offsets, _ in
         backwards.withUnsafeBufferPointer { k in
             ends.withUnsafeBufferPointer { e in
                 for i in 0..<n {
@@ -69,31 +82,44 @@ public struct ReversedKeys: Sendable {
                 RadixSort.sortBuckets(
                     all, scratch: spare, starts: starts, buckets: 0..<(starts.count - 1),
                     strings: EntryKeys(bytes: k, ends: e))
-                for i in 0..<n { forward[i] = kept[Int(items[i].value)] }
+                for i in 0..<n {
+                    let p = Int(kept[Int(items[i].value)])
+                    packed[i] = offsets[p + 1] << Self.lengthBits | (offsets[p + 1] - offsets[p])
+                }
             }
         }
-        self.forward = forward
+        }
+        self.packed = packed
     }
 
     /// Key `p` in this order, read backwards (for tests and diagnostics).
-    public func key(at p: Int) -> [UInt8] { Array(index.sortedKey(at: Int(forward[p])).reversed()) }
+    public func key(at p: Int) -> [UInt8] { Array(index.sortedKey(at: forwardPosition(p)).reversed()) }
 
-    /// The prefix index's sorted position of key `p` in this order.
-    @inline(__always)
-    public func forwardPosition(_ p: Int) -> Int { Int(forward[p]) }
+    /// The prefix index's sorted position of key `p` in this order: the first key that ends where it does (an empty
+    /// key, not kept, ends where the key before it does). O(log n).
+    public func forwardPosition(_ p: Int) -> Int {
+        let end = packed[p] >> Self.lengthBits
+        return index.withUnsafeSortedKeys { offsets, _ in
+            // The first position whose key ends at `end` or later.
+            var low = 0
+            var high = offsets.count - 1
+            while low < high {
+                let mid = (low + high) >> 1
+                if offsets[mid + 1] < end { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+    }
 
-    /// Calls `body` with the prefix index's key storage (as ``PrefixIndex/withUnsafeSortedKeys(_:)`` gives it) and
-    /// this order: key `p` in this order is `bytes[Int(offsets[Int(order[p])])..<Int(offsets[Int(order[p]) + 1])]`,
-    /// read from its end. The pointers are valid only inside `body`.
+    /// Calls `body` with the prefix index's key bytes and the packed keys in this order: key `p` ends at
+    /// `Int(packed[p] >> lengthBits)` in `bytes` and is `Int(packed[p] & (1 << lengthBits - 1))` bytes long (read it
+    /// from its end). The pointers are valid only inside `body`.
     @inlinable
     public func withUnsafeKeys<Result>(
-        _ body: (
-            _ offsets: UnsafeBufferPointer<UInt32>, _ bytes: UnsafeBufferPointer<UInt8>,
-            _ order: UnsafeBufferPointer<UInt32>
-        ) throws -> Result
+        _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ packed: UnsafeBufferPointer<UInt32>) throws -> Result
     ) rethrows -> Result {
-        try index.withUnsafeSortedKeys { offsets, bytes in
-            try forward.withUnsafeBufferPointer { order in try body(offsets, bytes, order) }
+        try index.withUnsafeSortedKeys { _, bytes in
+            try packed.withUnsafeBufferPointer { packed in try body(bytes, packed) }
         }
     }
 }

@@ -39,3 +39,34 @@ struct ReversedKeysTests {
         #expect(ReversedKeys(index, maxLength: 24).count == 0)
     }
 }
+
+/// Keys the packed form cannot place.
+struct PackedReversedKeysTests {
+    @Test func anEmptyKeyIsNotKeptAndTheOthersAreAtTheirPositions() {
+        // "---" and "_" fold to empty keys, which end where the key before them does.
+        let dictionary = WeightedDictionary(
+            entries: [("abc", 1, nil), ("---", 2, nil), ("abd", 3, nil), ("_", 1, nil), ("b", 1, nil)])
+        let index = PrefixIndex(dictionary: dictionary)
+        #expect((0..<index.count).filter { index.sortedKey(at: $0).isEmpty }.count == 2)
+        let reversed = ReversedKeys(index, maxLength: 24)
+        #expect(reversed.count == 3)
+        #expect(reversed.maxLength == 24)
+        for p in 0..<reversed.count {
+            let position = reversed.forwardPosition(p)
+            #expect(!index.sortedKey(at: position).isEmpty)
+            #expect(reversed.key(at: p) == Array(index.sortedKey(at: position).reversed()))
+        }
+    }
+
+    @Test func aKeyFoundBackwardsIsAtItsForwardPosition() {
+        let dictionary = WeightedDictionary(entries: ["zeta", "alpha", "beta", "alpha", "gamma"].map { ($0, 1, nil) })
+        let index = PrefixIndex(dictionary: dictionary)
+        let reversed = ReversedKeys(index, maxLength: 24)
+        #expect(reversed.count == index.count)
+        let positions = (0..<reversed.count).map { reversed.forwardPosition($0) }
+        #expect(Set(positions).count == index.count)
+        for p in 0..<reversed.count {
+            #expect(reversed.key(at: p) == Array(index.sortedKey(at: positions[p]).reversed()))
+        }
+    }
+}
