@@ -86,10 +86,10 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// text (Typesense's `typo_tokens_threshold`): text that many entries start with is being typed, not misspelt.
     /// 0: the keystroke's limit (look for them whenever the prefix matches do not fill the list).
     public var typoThreshold: Int = 0
-    /// A hard ceiling on one keystroke's typo walks: the trie nodes they may visit together (about 25 ns each). Past
-    /// it the walks stop, the keystroke answers with what they found, and a diagnostics note says so; the next
-    /// keystroke walks afresh. 0: no ceiling.
-    public var maxWalkNodes: Int = 20_000
+    /// A hard ceiling on one keystroke's typo walks: the trie nodes they may visit together (about 100 ns each on a
+    /// large dictionary). Past it the walks stop, the keystroke answers with what they found, and a diagnostics note
+    /// says so; the next keystroke walks afresh. 0: no ceiling.
+    public var maxWalkNodes: Int = 14_000
     /// A hard ceiling on one keystroke's abbreviation scan: the keys it may compare with the typed letters (those that
     /// hold every letter; about 30 ns each), likewise. 0: no ceiling.
     public var maxAbbreviationChecks: Int = 20_000
