@@ -710,7 +710,7 @@ struct FuzzyMatcher {
     /// Whether step 4 (whole words beyond the completion budget, in the two-typo tier) looks for more: only while
     /// `candidates` hold fewer than `limit` in all and fewer than half of `limit` that rank above that tier. Its
     /// walks are a misspelt keystroke's costliest (a budget of three, or a wrong first letter and one typo more:
-    /// 6,000–20,000 trie nodes); with half the list ranked above them, its words could only fill the lower half (the
+    /// thousands of trie nodes); with half the list ranked above them, its words could only fill the lower half (the
     /// engine ranks by tier first), as Typesense looks for more typos only while few results were found
     /// (`typo_tokens_threshold`).
     static func wholeWordsAreLookedFor(_ candidates: [SuggestionCandidate], limit: Int) -> Bool {
