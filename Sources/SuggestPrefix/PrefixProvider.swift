@@ -173,7 +173,7 @@ public final class PrefixProvider: ConfigurableProvider {
                 title: match.text, matchedRanges: ranges, tier: match.tier, typos: match.typos,
                 popularity: match.weight)
             candidate.wordsOutOfOrder = match.wordsOutOfOrder
-            output.append(candidate)
+            output.append(consume candidate)
         }
         // Swapped back, not assigned: an assignment would retain each of its arrays once more.
         var kept: Scratch? = scratch

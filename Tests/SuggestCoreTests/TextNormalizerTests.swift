@@ -55,6 +55,19 @@ struct TextNormalizerTests {
         #expect(NormalizedText("Café", asciiFastPath: true) == NormalizedText("Café", asciiFastPath: false))
     }
 
+    @Test func everyASCIIByteFoldsAsTheTableSaysAppendedAfterWhatTheOutputHolds() {
+        for b in 0..<128 {
+            var output: [UInt8] = [0xFF, 0x41]
+            TextNormalizer.normalize(String(decoding: [UInt8(b)], as: UTF8.self), into: &output)
+            #expect(output == [0xFF, 0x41, TextNormalizer.asciiFold[b]], "byte \(b)")
+            #expect(TextNormalizer.foldASCII(UInt8(b)) == TextNormalizer.asciiFold[b])
+        }
+        // An ASCII run, then the general path from the first byte that is not ASCII.
+        var output = Array("x".utf8)
+        TextNormalizer.normalize("ABC\tÉcole Z", into: &output)
+        #expect(output == Array("xabc ecole z".utf8))
+    }
+
     @Test func separatorsAreWhitespaceAndPunctuation() {
         for c in " -_./,:;()" { #expect(TextNormalizer.isSeparator(UInt8(ascii: c.unicodeScalars.first!))) }
         for c in "aZ09'" { #expect(!TextNormalizer.isSeparator(UInt8(ascii: c.unicodeScalars.first!))) }

@@ -9,11 +9,15 @@ public enum TextNormalizer: Sendable {
     public static func normalize(_ text: String, into output: inout [UInt8]) {
         var text = text
         text.withUTF8 { bytes in
-            // ASCII fast path: fold byte by byte until the first non-ASCII byte.
+            // ASCII fast path: the bytes before the first non-ASCII one copied at once, then folded in place.
             var i = 0
-            while i < bytes.count, bytes[i] < 0x80 {
-                output.append(asciiFold[Int(bytes[i])])
-                i += 1
+            while i < bytes.count, bytes[i] < 0x80 { i += 1 }
+            if i > 0 {
+                let start = output.count
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<i]))
+                output.withUnsafeMutableBufferPointer { folded in
+                    for k in start..<(start + i) { folded[k] = foldASCII(folded[k]) }
+                }
             }
             if i == bytes.count { return }
             var offsets: [Int32]? = nil
@@ -113,6 +117,15 @@ public enum TextNormalizer: Sendable {
                 | ((UInt32(bytes[i + 2]) & 0x3F) << 6) | (UInt32(bytes[i + 3]) & 0x3F)
             return (v, 4)
         }
+    }
+
+    /// ``asciiFold`` as arithmetic (no table load or lazy-initialisation check): A–Z to a–z, the ASCII whitespace
+    /// controls (tab, line feed, vertical tab, form feed, carriage return) to a space, every other byte as it is.
+    @inline(__always)
+    static func foldASCII(_ b: UInt8) -> UInt8 {
+        if b &- 0x41 < 26 { return b | 0x20 }
+        if b &- 0x09 < 5 { return 0x20 }
+        return b
     }
 
     static let asciiFold: [UInt8] = (0..<128).map { b in
