@@ -141,19 +141,18 @@ extension FuzzyMatcher {
         if search.cut { walkCut = true }
         let m = scalars.count
         let swaps = swapIsRight && options.transpositions && m >= 2 && scalars[1] != scalars[0]
-        index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in
+        index.prefixIndex.withUnsafeSortedKeys { _, bytes in
             for hit in search.hits {
                 for p in Int(hit.lo)..<Int(hit.hi) {
-                    let position = reversed.forwardPosition(p)
-                    let start = Int(offsets[position])
-                    let end = Int(offsets[position + 1])
-                    let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    // The key's bytes from its packed place; its sorted position (a binary search) only for a hit.
+                    let key = UnsafeBufferPointer(rebasing: bytes[reversed.byteRange(p)])
                     let first = UTF8Scalars.decode(key, at: 0)
                     var right = first.value == scalars[0]
                     if !right && swaps && first.value == scalars[1] && first.length < key.count {
                         right = UTF8Scalars.decode(key, at: first.length).value == scalars[0]
                     }
                     guard right == firstLetterRight else { continue }
+                    let position = reversed.forwardPosition(p)
                     endings.append(
                         TypoHit(lo: Int32(position), hi: Int32(position + 1), typos: hit.typos, depth: hit.depth))
                 }

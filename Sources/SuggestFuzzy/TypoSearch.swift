@@ -684,7 +684,7 @@ struct TypoSearch {
     ) {
         let length = m - j
         // Keys in lo..<hi share their first `byteDepth` bytes; compare the next `length` with q[j..<m].
-        @inline(__always) func order(_ i: Int) -> Int {
+        @inline(__always) func compare(_ i: Int) -> Int {
             let available = keyLength(i) &- byteDepth
             var t = 0
             while t < length {
@@ -700,17 +700,17 @@ struct TypoSearch {
         var high = hi
         while low < high {
             let mid = (low + high) >> 1
-            if order(mid) < 0 { low = mid + 1 } else { high = mid }
+            if compare(mid) < 0 { low = mid + 1 } else { high = mid }
         }
         let start = low
-        guard start < hi, order(start) == 0 else {
+        guard start < hi, compare(start) == 0 else {
             visited += 1
             return
         }
         high = hi
         while low < high {
             let mid = (low + high) >> 1
-            if order(mid) <= 0 { low = mid + 1 } else { high = mid }
+            if compare(mid) <= 0 { low = mid + 1 } else { high = mid }
         }
         let end = low
         var d = depth

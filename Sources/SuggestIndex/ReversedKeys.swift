@@ -95,6 +95,14 @@ public struct ReversedKeys: Sendable {
     /// Key `p` in this order, read backwards (for tests and diagnostics).
     public func key(at p: Int) -> [UInt8] { Array(index.sortedKey(at: forwardPosition(p)).reversed()) }
 
+    /// Where key `p` in this order lies in the prefix index's key bytes (read it from its end to walk it). O(1).
+    @inlinable
+    public func byteRange(_ p: Int) -> Range<Int> {
+        let value = packed[p]
+        let end = Int(value >> Self.lengthBits)
+        return (end - Int(value & (1 << Self.lengthBits - 1)))..<end
+    }
+
     /// The prefix index's sorted position of key `p` in this order: the first key that ends where it does (an empty
     /// key, not kept, ends where the key before it does). O(log n).
     public func forwardPosition(_ p: Int) -> Int {

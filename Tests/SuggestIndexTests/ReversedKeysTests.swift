@@ -67,6 +67,9 @@ struct PackedReversedKeysTests {
         #expect(Set(positions).count == index.count)
         for p in 0..<reversed.count {
             #expect(reversed.key(at: p) == Array(index.sortedKey(at: positions[p]).reversed()))
+            // Its bytes in the prefix index's key bytes are those of the key at its forward position.
+            let bytes = index.withUnsafeSortedKeys { _, keyBytes in Array(keyBytes[reversed.byteRange(p)]) }
+            #expect(bytes == Array(index.sortedKey(at: positions[p])))
         }
     }
 }

@@ -119,8 +119,9 @@ public enum TextNormalizer: Sendable {
         }
     }
 
-    /// ``asciiFold`` as arithmetic (no table load or lazy-initialisation check): A–Z to a–z, the ASCII whitespace
-    /// controls (tab, line feed, vertical tab, form feed, carriage return) to a space, every other byte as it is.
+    /// How an ASCII byte folds, by arithmetic (no table load or lazy-initialisation check): A–Z to a–z, the ASCII
+    /// whitespace controls (tab, line feed, vertical tab, form feed, carriage return) to a space, every other byte
+    /// as it is.
     @inline(__always)
     static func foldASCII(_ b: UInt8) -> UInt8 {
         if b &- 0x41 < 26 { return b | 0x20 }
@@ -128,10 +129,7 @@ public enum TextNormalizer: Sendable {
         return b
     }
 
-    static let asciiFold: [UInt8] = (0..<128).map { b in
-        if b >= 0x41 && b <= 0x5A { return UInt8(b + 0x20) }
-        if b == 0x09 || b == 0x0A || b == 0x0B || b == 0x0C || b == 0x0D { return 0x20 }
-        return UInt8(b)
-    }
+    /// ``foldASCII(_:)`` of every ASCII byte, for the loops that index a table.
+    static let asciiFold: [UInt8] = (0..<128).map { foldASCII(UInt8($0)) }
 
 }
