@@ -164,11 +164,15 @@ public final class LivePrefixIndex: Sendable {
     /// ``search(_:limit:infix:everyWord:buffer:)`` into `matches`, replacing its contents and keeping its memory. A base
     /// entry's text comes from its dictionary's cache of recent titles (`WeightedDictionary.title(at:)`), so that a
     /// search over entries shown lately allocates nothing once `buffer` and `matches` have grown.
+    ///
+    /// With `exactBeyondLimit`, an exact match does not take a completion's place: up to `limit` other matches
+    /// follow it (see `PrefixIndex/search(_:limit:infix:everyWord:exactBeyondLimit:into:)`).
     public func search(
         _ query: PreparedQuery,
         limit: Int,
         infix: Bool = true,
         everyWord: Bool = false,
+        exactBeyondLimit: Bool = false,
         buffer: inout PrefixIndex.SearchBuffer,
         into matches: inout [Match]
     ) {
@@ -198,15 +202,19 @@ public final class LivePrefixIndex: Sendable {
         }
         let fetch = limit + extra.count
         if hidden.isEmpty {
-            base.index.search(query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer)
+            base.index.search(
+                query, limit: fetch, infix: infix, everyWord: everyWord, exactBeyondLimit: exactBeyondLimit,
+                into: &buffer)
         } else {
             base.index.search(
-                query, limit: fetch, infix: infix, everyWord: everyWord, into: &buffer,
-                accept: { !hidden.contains($0) })
+                query, limit: fetch, infix: infix, everyWord: everyWord, exactBeyondLimit: exactBeyondLimit,
+                into: &buffer, accept: { !hidden.contains($0) })
         }
         base.matches(of: buffer, into: &matches)
         guard !extra.isEmpty else {
-            if matches.count > limit { matches.removeLast(matches.count - limit) }
+            var kept = limit
+            if exactBeyondLimit { for match in matches where match.tier == .exact { kept += 1 } }
+            if matches.count > kept { matches.removeLast(matches.count - kept) }
             return
         }
         var keyed = matches.map { (match: $0, key: IndexKey.key($0.text)) }
@@ -222,8 +230,10 @@ public final class LivePrefixIndex: Sendable {
         // One match per canonical key, the best one (as the base search does).
         var seen = Set<[UInt8]>()
         matches.removeAll(keepingCapacity: true)
-        for item in keyed where matches.count < limit && seen.insert(item.key).inserted {
+        var kept = limit
+        for item in keyed where matches.count < kept && seen.insert(item.key).inserted {
             matches.append(item.match)
+            if exactBeyondLimit && item.match.tier == .exact { kept += 1 }
         }
     }
 
@@ -284,6 +294,7 @@ extension PrefixIndex {
         limit: Int,
         infix: Bool,
         everyWord: Bool = false,
+        exactBeyondLimit: Bool = false,
         into buffer: inout SearchBuffer,
         accept: (UInt32) -> Bool
     ) {
@@ -293,7 +304,8 @@ extension PrefixIndex {
         buffer.query.append(0x20)
         run(
             &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit,
-            scope: scopeFilter(for: query.query.scope), infix: infix, everyWord: everyWord, accept: accept)
+            scope: scopeFilter(for: query.query.scope), infix: infix, everyWord: everyWord,
+            exactBeyondLimit: exactBeyondLimit, accept: accept)
     }
 
     /// ``search(_:limit:infix:everyWord:into:)`` over the entries `accept` lets through (by entry id) instead of the

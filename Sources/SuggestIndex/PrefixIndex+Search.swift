@@ -76,11 +76,16 @@ extension PrefixIndex {
     /// possible) per run of keys; of a run, at most 16 entries are checked for typos, and 16 more that have every
     /// word but one as typed and the first letter of the one left: the work stays bounded, and typing in order,
     /// which mostly fills the list, pays for it rarely.
+    ///
+    /// With `exactBeyondLimit`, an exact match does not take a completion's place: up to `limit` other matches
+    /// follow it (a provider whose exact match must earn its place among the completions, ranked by the engine,
+    /// offers the completions it competes with).
     public func search(
         _ query: PreparedQuery,
         limit: Int,
         infix: Bool = true,
         everyWord: Bool = false,
+        exactBeyondLimit: Bool = false,
         into buffer: inout SearchBuffer
     ) {
         buffer.hits.removeAll(keepingCapacity: true)
@@ -90,7 +95,7 @@ extension PrefixIndex {
         let scope = scopeFilter(for: query.query.scope)
         run(
             &buffer, lastWordIsPartial: query.lastWordIsPartial, limit: limit, scope: scope, infix: infix,
-            everyWord: everyWord
+            everyWord: everyWord, exactBeyondLimit: exactBeyondLimit
         ) { _ in true }
     }
 
@@ -134,13 +139,14 @@ extension PrefixIndex {
         scope: UInt16?,
         infix: Bool,
         everyWord: Bool = false,
+        exactBeyondLimit: Bool = false,
         accept: (UInt32) -> Bool
     ) {
         buffer.hits.removeAll(keepingCapacity: true)
         let length = buffer.query.count - 1
         guard length > 0, limit > 0, count > 0 else { return }
         // Every hit is a distinct entry.
-        let limit = min(limit, count)
+        var limit = min(limit, count)
         // Move the arrays out of the buffer (no copy) so the closures below can append to them.
         var hits = buffer.hits
         var heap = buffer.heap
@@ -203,6 +209,8 @@ extension PrefixIndex {
                 prefixRanks, (lo, exactEnd), nil, need: limit, tier: .exact, offered: offered, hits: &hits,
                 spare: &spare)
         }
+        // The exact matches beside `limit` completions, not among them.
+        if exactBeyondLimit { limit = min(limit + hits.count, count) }
         var prefixRange: (Int, Int)
         if lastWordIsPartial {
             prefixRange = (exactEnd, lowerBound(prefixKeys, q, length, from: exactEnd, to: bucketEnd) { $0 == 1 })

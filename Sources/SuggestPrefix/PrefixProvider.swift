@@ -161,9 +161,11 @@ public final class PrefixProvider: ConfigurableProvider {
     public func suggest(_ request: SuggestionRequest, into output: inout ProviderOutput) throws {
         guard !request.query.isEmpty else { return }
         var scratch = self.scratch.withLock { $0.take() } ?? Scratch(capacity: request.limit)
+        // An exact match earns its place among the completions (the engine ranks it, boosted by default): it is
+        // offered beside `limit` of them, not instead of the last.
         index.search(
-            request.query, limit: request.limit, infix: infix, everyWord: everyWord, buffer: &scratch.buffer,
-            into: &scratch.matches)
+            request.query, limit: request.limit, infix: infix, everyWord: everyWord, exactBeyondLimit: true,
+            buffer: &scratch.buffer, into: &scratch.matches)
         let queryLength = IndexKey.length(of: request.query)
         for match in scratch.matches {
             let ranges = scratch.ranges.of(

@@ -26,6 +26,42 @@ struct ExactMatchRuleTests {
         #expect(titles(nil, "go") == ["go", "google", "gopher"])
     }
 
+    /// The exact match is offered beside `limit` completions, not instead of the last one: a light fragment that
+    /// ranks below the tenth completion, boosted, leaves the tenth in the list.
+    @Test func anExactMatchDoesNotTakeTheLastCompletionsPlace() throws {
+        var entries: [(String, Double, String?)] = [("b", 2, nil)]
+        for (i, letter) in "acdefghijklm".enumerated() { entries.append(("b" + String(letter) + "x", Double(100 - i), nil)) }
+        let index = PrefixIndex(dictionary: WeightedDictionary(entries: entries))
+        let provider = PrefixProvider(index: index)
+        var output = ProviderOutput()
+        try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "b")), limit: 10), into: &output)
+        #expect(output.candidates.count == 11)
+        #expect(output.candidates.first?.title == "b" && output.candidates.first?.tier == .exact)
+        // Through the engine (its default limit, 8): 2 × 3 = 6 ranks below every completion (89–100), so the list
+        // holds the eight most popular.
+        let shown = SuggestionEngine(slots: [ProviderSlot(provider)]).suggestions(for: "b").suggestions.map(\.title)
+        #expect(shown == ["bax", "bcx", "bdx", "bex", "bfx", "bgx", "bhx", "bix"])
+        // Exact first: the exact entry and seven completions.
+        let first = SuggestionEngine(slots: [ProviderSlot(provider, exactMatch: .first)]).suggestions(for: "b")
+        #expect(first.suggestions.map(\.title) == ["b", "bax", "bcx", "bdx", "bex", "bfx", "bgx", "bhx"])
+        // Without an exact match, `limit` completions.
+        output = ProviderOutput()
+        try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "bx")), limit: 10), into: &output)
+        #expect(output.candidates.isEmpty)
+        output = ProviderOutput()
+        try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "b")), limit: 3), into: &output)
+        #expect(output.candidates.map(\.title) == ["b", "bax", "bcx", "bdx"])
+        // Live updates: an added exact entry and a hidden completion keep the rule.
+        try provider.insert("Bz", weight: 1)
+        provider.remove("bax")
+        output = ProviderOutput()
+        try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "bz")), limit: 1), into: &output)
+        #expect(output.candidates.map(\.title) == ["Bz"])
+        output = ProviderOutput()
+        try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "b")), limit: 3), into: &output)
+        #expect(output.candidates.map(\.title) == ["b", "bcx", "bdx", "bex"])
+    }
+
     @Test func firstPutsTheExactEntryFirst() {
         #expect(titles(.first, "compr") == ["compr", "comprehensive", "compress", "comprise"])
         let result = SuggestionEngine(slots: [ProviderSlot(PrefixProvider(index: Self.index), exactMatch: .first)])
