@@ -216,7 +216,11 @@ struct FuzzyMatcher {
         var pulled = Array.take(&scratch.pulled)
         var top = Array.take(&scratch.top)
         var best = Array.take(&scratch.best)
-        if options.prefixMatches {
+        // Exact and prefix matches that another provider offers (``FuzzyOptions/offersPrefixMatches`` off) are not
+        // made at all. Nothing below depends on them: the steps that look at this keystroke's candidates (whole
+        // words, 2b and 4) run only when no key starts with the typed text, when there are none.
+        let offersPrefix = options.prefixMatches && options.offersPrefixMatches
+        if offersPrefix {
             ranges.append(exactRange)
             index.forEachHeaviestWhile(in: ranges, limit: limit, heap: &heap, skip: { !filter.allowed($0) }) {
                 position, _ in
@@ -225,7 +229,7 @@ struct FuzzyMatcher {
             }
         }
         for typoCount in 0...typos {
-            if typoCount == 0 && !options.prefixMatches { continue }
+            if typoCount == 0 && !offersPrefix { continue }
             let tier: MatchTier = typoCount == 0 ? .prefix : .typos(typoCount)
             // Whole-word corrections first (typo tiers only): keys that end where the query's alignment ends.
             wholeRanges.removeAll(keepingCapacity: true)

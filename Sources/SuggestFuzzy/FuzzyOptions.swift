@@ -33,6 +33,14 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone. With a prefix
     /// provider on the same dictionary they merge into one suggestion each.
     public var prefixMatches: Bool = true
+    /// Whether this provider offers the exact and prefix matches that ``prefixMatches`` ranks its other matches
+    /// below. Off, they are left to another provider on the same dictionary (a prefix provider, which offers each of
+    /// them anyway): this one still treats them as part of the list — no typo walk or abbreviation scan when they
+    /// fill it, the whole-word steps counting them above their tier — but offers only its own matches, so that a
+    /// keystroke does not build and merge every completion twice. In a JSON configuration it is off by default when a
+    /// prefix provider names the same dictionary file and the entry does not set `prefixMatches`; in Swift, turn it
+    /// off yourself in that case. Only with ``prefixMatches`` on.
+    public var offersPrefixMatches: Bool = true
     /// Offer abbreviations and subsequences (tier `.subsequence`, fzf-style scoring).
     public var subsequence: Bool = true
     /// For a query of several words, also offer the entries whose words the query's words start, as the prefix

@@ -4,7 +4,8 @@ import SuggestIndex
 /// Typo-tolerant completion and abbreviation matching over a weighted dictionary (`"type": "fuzzy"`).
 ///
 /// One ranking holds three kinds of match, in the engine's tiers:
-/// - exact and prefix matches (unless ``FuzzyOptions/prefixMatches`` is off), so it also works alone;
+/// - exact and prefix matches (unless ``FuzzyOptions/prefixMatches`` is off), so it also works alone (beside a prefix
+///   provider on the same dictionary they are left to it: ``FuzzyOptions/offersPrefixMatches``);
 /// - abbreviations and subsequences (`"gthb"` → `"github"`, `"nyt"` → `"New York Times"`), scored like fzf:
 ///   among keys that start with the query's first character (an abbreviation starts where the word starts);
 /// - typos in what has been typed so far (`"pyhto"` → `"python"`) and whole misspelt words
@@ -23,6 +24,9 @@ public struct FuzzyProvider: ConfigurableProvider {
         /// Whether the entry sets `everyWord` itself (otherwise its default depends on the other providers: see
         /// ``FuzzyOptions/everyWord``).
         public var setsEveryWord: Bool
+        /// Whether the entry sets `prefixMatches` itself (otherwise whether its prefix matches are offered depends on
+        /// the other providers: see ``FuzzyOptions/offersPrefixMatches``).
+        public var setsPrefixMatches: Bool
 
         private enum CodingKeys: String, CodingKey {
             case dictionary, minLengthOneTypo, minLengthTwoTypos, minLengthTwoTyposWholeWord
@@ -38,6 +42,7 @@ public struct FuzzyProvider: ConfigurableProvider {
             self.dictionary = dictionary
             self.options = options
             setsEveryWord = true
+            setsPrefixMatches = true
         }
 
         public init(from decoder: any Decoder) throws {
@@ -56,7 +61,9 @@ public struct FuzzyProvider: ConfigurableProvider {
             o.exactPrefixLength = try c.decodeIfPresent(Int.self, forKey: .exactPrefixLength) ?? d.exactPrefixLength
             o.forgiveWrongPrefix =
                 try c.decodeIfPresent(Bool.self, forKey: .forgiveWrongPrefix) ?? d.forgiveWrongPrefix
-            o.prefixMatches = try c.decodeIfPresent(Bool.self, forKey: .prefixMatches) ?? d.prefixMatches
+            let prefixMatches = try c.decodeIfPresent(Bool.self, forKey: .prefixMatches)
+            o.prefixMatches = prefixMatches ?? d.prefixMatches
+            setsPrefixMatches = prefixMatches != nil
             o.subsequence = try c.decodeIfPresent(Bool.self, forKey: .subsequence) ?? d.subsequence
             let everyWord = try c.decodeIfPresent(Bool.self, forKey: .everyWord)
             o.everyWord = everyWord ?? d.everyWord
@@ -127,11 +134,17 @@ public struct FuzzyProvider: ConfigurableProvider {
         }
         let index = context.cache.artifact("fuzzy-index:\(path):\(source.lenient)") { FuzzyIndex(prefixIndex) }
         var options = configuration.options
-        if !configuration.setsEveryWord && context.hasOtherEntry(type: "prefix", dictionary: source.path) {
+        let besidePrefix = context.hasOtherEntry(type: "prefix", dictionary: source.path)
+        if !configuration.setsEveryWord && besidePrefix {
             // The prefix provider decides whether the configuration offers every-word matches (its `everyWord` and
             // `infix`): with them on, searching for them twice would cost each keystroke of several words the
             // index's every-word search again; with them off, they are not wanted.
             options.everyWord = false
+        }
+        if !configuration.setsPrefixMatches && besidePrefix {
+            // The prefix provider offers every exact and prefix match of the same index: offered here too, each would
+            // be built and merged twice on every keystroke.
+            options.offersPrefixMatches = false
         }
         try self.init(id: context.id, index: index, options: options)
     }

@@ -30,9 +30,12 @@ struct FuzzyReadmeExampleTests {
 
         // With a prefix provider on the same dictionary, build one PrefixIndex and give it to both:
         let prefixIndex = PrefixIndex(dictionary: dictionary)
+        var beside = FuzzyOptions()
+        beside.offersPrefixMatches = false  // the prefix provider offers them
+        beside.everyWord = false  // and its every-word matches
         let both = SuggestionEngine(slots: [
             ProviderSlot(PrefixProvider(index: prefixIndex)),
-            ProviderSlot(try FuzzyProvider(index: FuzzyIndex(prefixIndex))),
+            ProviderSlot(try FuzzyProvider(index: FuzzyIndex(prefixIndex), options: beside)),
         ])
         // --- end ---
         #expect(both.suggestions(for: "pyhto").suggestions.first?.title == "python")
