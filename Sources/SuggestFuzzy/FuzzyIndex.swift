@@ -14,7 +14,7 @@ import Synchronization
 /// prefix provider (`"prefix-index:<path>:<lenient>"`).
 ///
 /// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set), about half a
-/// byte per entry for the one-word keys (``OneWordKeys``) and, for large dictionaries, a table of the trie's top two
+/// byte per entry for the one-word keys (`OneWordKeys`) and, for large dictionaries, a table of the trie's top two
 /// levels (tens of kilobytes); when they fit the budget or a provider asks for them (`FuzzyOptions.reversedKeys`),
 /// the reversed keys (4 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
 /// (`AbbreviationCache`) take at most 4 MB, whatever the dictionary's size.

@@ -7,7 +7,7 @@ extension FuzzyMatcher {
     /// order, and with typos in some words (at most ``FuzzyOptions/maxTypos``) — each group most popular first,
     /// `limit` in all, among the entries of the selected scope; an entry offered above in a lower tier moves up
     /// instead of being offered twice. The index looks for every-word matches only while the matches before them
-    /// do not fill the list (see `PrefixIndex.search(_:limit:infix:everyWord:into:)`), from its sorted
+    /// do not fill the list (see `PrefixIndex.search(_:limit:infix:everyWord:exactBeyondLimit:into:)`), from its sorted
     /// word starts.
     mutating func everyWordMatches(_ query: PreparedQuery, limit: Int, _ filter: PositionFilter) {
         guard options.everyWord, query.words.count > 1 else { return }

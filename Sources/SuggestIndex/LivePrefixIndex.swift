@@ -148,7 +148,7 @@ public final class LivePrefixIndex: Sendable {
     ///   - infix: whether inner word starts match too.
     ///   - buffer: reused memory for the base search.
     ///   - everyWord: whether a query of several words whose words as typed fill less than `limit` also
-    ///     matches entries where every word starts a word, in any order (see `PrefixIndex/search(_:limit:infix:everyWord:into:)`).
+    ///     matches entries where every word starts a word, in any order (see `PrefixIndex/search(_:limit:infix:everyWord:exactBeyondLimit:into:)`).
     public func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -288,7 +288,7 @@ extension PrefixIndex {
         return found
     }
 
-    /// ``search(_:limit:infix:everyWord:into:)`` that skips the entries `accept` rejects.
+    /// ``search(_:limit:infix:everyWord:exactBeyondLimit:into:)`` that skips the entries `accept` rejects.
     func search(
         _ query: PreparedQuery,
         limit: Int,
@@ -308,7 +308,7 @@ extension PrefixIndex {
             exactBeyondLimit: exactBeyondLimit, accept: accept)
     }
 
-    /// ``search(_:limit:infix:everyWord:into:)`` over the entries `accept` lets through (by entry id) instead of the
+    /// ``search(_:limit:infix:everyWord:exactBeyondLimit:into:)`` over the entries `accept` lets through (by entry id) instead of the
     /// query's scope, which it ignores (a provider with its own scope rule); of entries that share a key, the most
     /// popular accepted one is offered.
     public func search(

@@ -337,7 +337,7 @@ extension PrefixIndex {
         return false
     }
 
-    /// The every-word step (see ``search(_:limit:infix:everyWord:into:)``): appends to `hits` entries that are not
+    /// The every-word step (see ``search(_:limit:infix:everyWord:exactBeyondLimit:into:)``): appends to `hits` entries that are not
     /// there yet whose key has every word of `q[0..<length]` (two or more) at the start of a word of its own.
     func everyWordMatches(
         _ q: [UInt8],
