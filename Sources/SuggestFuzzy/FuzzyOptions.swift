@@ -30,16 +30,18 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// typo, also in completions. Such paths are walked with a small budget, which costs little. Off, the prefix
     /// must be typed right.
     public var forgiveWrongPrefix: Bool = true
-    /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone. With a prefix
-    /// provider on the same dictionary they merge into one suggestion each.
+    /// Also offer exact and prefix matches (tiers `.exact` and `.prefix`), so the provider works alone, and rank the
+    /// other matches below them. Beside a prefix provider on the same dictionary, see ``offersPrefixMatches``.
     public var prefixMatches: Bool = true
     /// Whether this provider offers the exact and prefix matches that ``prefixMatches`` ranks its other matches
     /// below. Off, they are left to another provider on the same dictionary (a prefix provider, which offers each of
     /// them anyway): this one still treats them as part of the list — no typo walk or abbreviation scan when they
-    /// fill it, the whole-word steps counting them above their tier — but offers only its own matches, so that a
+    /// fill it — but offers only its own matches, so that a
     /// keystroke does not build and merge every completion twice. In a JSON configuration it is off by default when a
     /// prefix provider names the same dictionary file and the entry does not set `prefixMatches`; in Swift, turn it
-    /// off yourself in that case. Only with ``prefixMatches`` on.
+    /// off yourself in that case. The prefix matches then carry the prefix provider's slot settings (its `weight`,
+    /// `exactMatch` and section): an entry whose own settings should apply to them sets `"prefixMatches": true`.
+    /// Only with ``prefixMatches`` on.
     public var offersPrefixMatches: Bool = true
     /// Offer abbreviations and subsequences (tier `.subsequence`, fzf-style scoring).
     public var subsequence: Bool = true

@@ -12,7 +12,8 @@ import Testing
 /// and the fuzzy provider's own output holds none of them.
 struct FuzzyBesidePrefixTests {
     /// 4,000 random words over a small alphabet (so that typos find other words), a tenth of them phrases, with
-    /// popularity spread over five orders of magnitude; fragments of words are entries too, as in a frequency list.
+    /// popularity spread over five orders of magnitude; short words are prefixes of longer ones, as fragments are in a
+    /// frequency list.
     static let dictionary: WeightedDictionary = {
         var random = SplitMix(seed: 11)
         let letters = Array("aeiourstnlmc")
