@@ -211,12 +211,8 @@ public final class LivePrefixIndex: Sendable {
                 into: &buffer, accept: { !hidden.contains($0) })
         }
         base.matches(of: buffer, into: &matches)
-        guard !extra.isEmpty else {
-            var kept = limit
-            if exactBeyondLimit { for match in matches where match.tier == .exact { kept += 1 } }
-            if matches.count > kept { matches.removeLast(matches.count - kept) }
-            return
-        }
+        // Without added entries the base search fetched `limit` (and the exact match beside them) already.
+        guard !extra.isEmpty else { return }
         var keyed = matches.map { (match: $0, key: IndexKey.key($0.text)) }
         keyed.append(contentsOf: extra)
         keyed.sort { a, b in
