@@ -16,7 +16,7 @@ import Synchronization
 /// Memory beyond the prefix index: 6 bytes per entry (the letter mask and the second-character set), about half a
 /// byte per entry for the one-word keys (`OneWordKeys`) and, for large dictionaries, a table of the trie's top two
 /// levels (tens of kilobytes); when they fit the budget or a provider asks for them (`FuzzyOptions.reversedKeys`),
-/// the reversed keys (4 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
+/// the reversed keys (5 bytes per key). See ``extraByteCount``. Beyond these, the abbreviation patterns' kept keys
 /// (`AbbreviationCache`) take at most 4 MB, whatever the dictionary's size.
 ///
 /// Immutable and shared by reference: a keystroke that holds it retains one reference, not each of its arrays.
@@ -133,7 +133,7 @@ public final class FuzzyIndex: Sendable {
     /// The memory the indexes of a dictionary may take beyond its text, per entry (the project's budget).
     public static let bytesPerEntryBudget = 48
 
-    /// Whether the dictionary, its prefix index, these extras and the reversed keys (4 bytes per key at most)
+    /// Whether the dictionary, its prefix index, these extras and the reversed keys (5 bytes per key at most)
     /// together stay within ``bytesPerEntryBudget`` bytes per entry: what `FuzzyOptions.reversedKeys` `nil` keeps
     /// them for.
     public var reversedKeysFitTheBudget: Bool {
@@ -141,7 +141,7 @@ public final class FuzzyIndex: Sendable {
         guard n > 0 else { return false }
         let held = prefixIndex.indexByteCount + prefixIndex.dictionaryByteCount + extraByteCount
             - (reversed?.byteCount ?? 0)
-        return held + 4 * n <= Self.bytesPerEntryBudget * n
+        return held + ReversedKeys.bytesPerKey * n <= Self.bytesPerEntryBudget * n
     }
 
     /// Makes the reversed keys unless they are made or being made: at once below 100,000 keys, otherwise on a

@@ -136,11 +136,20 @@ extension FuzzyMatcher {
             wholeWord: true, exactPrefix: 0, reversed: reversed, buffers: takeWalkBuffers())
         search.cap(through: through, typos: suffixTypos)
         search.nodeBudget = walkBudget
+        let m = scalars.count
+        let swaps = swapIsRight && options.transpositions && m >= 2 && scalars[1] != scalars[0]
+        // Only keys that start with the first letter (or the second, swapped) are kept below, or only the others: a
+        // small subtree of none of them is not walked. (A lead byte tells one ASCII letter from every other scalar,
+        // not a scalar of several bytes from another with the same lead byte.)
+        if firstLetterRight {
+            let first = UTF8Scalars.leadByte(of: scalars[0])
+            search.firstByteFilter = (first, swaps ? UTF8Scalars.leadByte(of: scalars[1]) : first, true)
+        } else if scalars[0] < 0x80 {
+            search.firstByteFilter = (UInt8(scalars[0]), UInt8(scalars[0]), false)
+        }
         search.run()
         visited += search.visited
         if search.cut { walkCut = true }
-        let m = scalars.count
-        let swaps = swapIsRight && options.transpositions && m >= 2 && scalars[1] != scalars[0]
         index.prefixIndex.withUnsafeSortedKeys { _, bytes in
             for hit in search.hits {
                 for p in Int(hit.lo)..<Int(hit.hi) {

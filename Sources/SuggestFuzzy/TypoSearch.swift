@@ -70,6 +70,14 @@ struct TypoSearch {
     /// Valid during ``run()`` over ``reversed``: its packed keys (key `i` of the walk ends at `order[i] >> 7` in
     /// `keyBytes` and is `order[i] & 127` bytes long; read from its end); nil for a walk over the keys as they are.
     private var order: UnsafePointer<UInt32>? = nil
+    /// Valid during ``run()`` over ``reversed`` with ``firstByteFilter``: each reversed key's first byte (as written).
+    private var firsts: UnsafePointer<UInt8>? = nil
+    /// Over ``reversed`` keys in whole-word mode: the keys of use to the caller, which drops every other hit, by
+    /// their first byte (as written): those that start with `a` or `b` (`starting` true), or with neither (false). A
+    /// subtree of at most ``firstByteSpan`` keys none of which is of use is not walked. Nil: every subtree is.
+    var firstByteFilter: (a: UInt8, b: UInt8, starting: Bool)? = nil
+    /// The most keys a subtree may hold for ``firstByteFilter`` to look at their first bytes.
+    static let firstByteSpan = 64
     /// Valid during ``run()``: `path`.
     private var p: UnsafeMutablePointer<UInt32>! = nil
     /// Whether some cap is below `maxTypos` (set by ``run()``).
@@ -226,7 +234,7 @@ struct TypoSearch {
         masks.withUnsafeBufferPointer { maskBuffer in
         s = bitBuffer.baseAddress
         mk = maskBuffer.baseAddress
-        Self.withKeys(of: index, reversed: reversed) { offsets, bytes, keyOrder in
+        Self.withKeys(of: index, reversed: reversed) { offsets, bytes, keyOrder, firstBytes in
         path.withUnsafeMutableBufferPointer { pathBuffer in
         rows.withUnsafeMutableBufferPointer { rowBuffer in
                 query.withUnsafeBufferPointer { qb in
@@ -237,6 +245,7 @@ struct TypoSearch {
                     keyOffsets = offsets.baseAddress
                     keyBytes = bytes.baseAddress ?? UnsafePointer(bitPattern: 8)
                     order = keyOrder.map { $0.baseAddress ?? UnsafePointer(bitPattern: 8)! }
+                    firsts = firstByteFilter == nil ? nil : firstBytes?.baseAddress
                     p = pathBuffer.baseAddress
                     if let starts {
                         for start in starts { walk(from: start) }
@@ -248,6 +257,7 @@ struct TypoSearch {
                     keyOffsets = nil
                     keyBytes = nil
                     order = nil
+                    firsts = nil
                     p = nil
                     c = nil
                 }
@@ -267,14 +277,19 @@ struct TypoSearch {
     /// keys backwards (static, so that `body` may mutate the walk).
     private static func withKeys(
         of index: FuzzyIndex, reversed: ReversedKeys?,
-        _ body: (UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>?) -> Void
+        _ body: (
+            UnsafeBufferPointer<UInt32>, UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt32>?,
+            UnsafeBufferPointer<UInt8>?
+        ) -> Void
     ) {
         if let reversed {
             reversed.withUnsafeKeys { bytes, packed in
-                body(UnsafeBufferPointer(start: nil, count: 0), bytes, packed)
+                reversed.withUnsafeFirstBytes { firsts in
+                    body(UnsafeBufferPointer(start: nil, count: 0), bytes, packed, firsts)
+                }
             }
         } else {
-            index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in body(offsets, bytes, nil) }
+            index.prefixIndex.withUnsafeSortedKeys { offsets, bytes in body(offsets, bytes, nil, nil) }
         }
     }
 
@@ -786,9 +801,24 @@ struct TypoSearch {
     ) {
         let d = parent + 1
         guard let limit = budget(at: d, scalar: scalar, limit: limit) else { return }
+        if firsts != nil && hi &- lo <= Self.firstByteSpan && !isOfUse(lo, hi) { return }
         p[d] = scalar
         computeRow(depth: d, scalar: scalar)
         visit(lo, hi, byteDepth: byteDepth, depth: d, best: best, limit: limit)
+    }
+
+    /// Whether a key of `lo..<hi` is of use (see ``firstByteFilter``; needs `firsts`). Not inlined: only walks over
+    /// reversed keys ask, and the walk's other steps stay small.
+    @inline(never)
+    private func isOfUse(_ lo: Int, _ hi: Int) -> Bool {
+        guard let firsts, let (a, b, starting) = firstByteFilter else { return true }
+        var i = lo
+        while i < hi {
+            let f = firsts[i]
+            if (f == a || f == b) == starting { return true }
+            i += 1
+        }
+        return false
     }
 
     /// The budget below the node at depth `d` reached by `scalar` (the parent's is `limit`), or nil when that subtree

@@ -15,6 +15,10 @@ public struct ReversedKeys: Sendable {
     /// The keys kept, in the byte order of the keys read backwards (equal keys by sorted position): each the offset
     /// of its end in the prefix index's key bytes, shifted left by ``lengthBits``, and its length in bytes.
     @usableFromInline let packed: [UInt32]
+    /// The first byte of each key kept (its first byte as written, not read backwards), in this order: a walk that
+    /// wants only words starting with one letter leaves a small subtree none of whose keys does after a scan of
+    /// these bytes, without reading the keys.
+    @usableFromInline let firstBytes: [UInt8]
 
     /// The bits of a packed key that hold its length (at most 24 scalars of 4 bytes).
     public static let lengthBits: UInt32 = 7
@@ -26,8 +30,11 @@ public struct ReversedKeys: Sendable {
     /// The number of keys kept.
     public var count: Int { packed.count }
 
-    /// Bytes held beyond the prefix index's (the packed keys).
-    public var byteCount: Int { packed.count * 4 }
+    /// Bytes held beyond the prefix index's (the packed keys and their first bytes).
+    public var byteCount: Int { packed.count * Self.bytesPerKey }
+
+    /// The bytes each key kept takes: its packed place (4) and its first byte (1).
+    public static let bytesPerKey = 5
 
     /// The keys of `index` of at most `maxLength` Unicode scalars, in the byte order of the keys read backwards.
     /// - Complexity: O(n) passes of a radix sort over the keys.
@@ -69,7 +76,8 @@ public struct ReversedKeys: Sendable {
             scratch.deallocate()
         }
         var packed = [UInt32](repeating: 0, count: n)
-        index.withUnsafeSortedKeys { offsets, _ in
+        var firstBytes = [UInt8](repeating: 0, count: n)
+        index.withUnsafeSortedKeys { offsets, keyBytes in
         backwards.withUnsafeBufferPointer { k in
             ends.withUnsafeBufferPointer { e in
                 for i in 0..<n {
@@ -85,11 +93,13 @@ public struct ReversedKeys: Sendable {
                 for i in 0..<n {
                     let p = Int(kept[Int(items[i].value)])
                     packed[i] = offsets[p + 1] << Self.lengthBits | (offsets[p + 1] - offsets[p])
+                    firstBytes[i] = keyBytes[Int(offsets[p])]
                 }
             }
         }
         }
         self.packed = packed
+        self.firstBytes = firstBytes
     }
 
     /// Key `p` in this order, read backwards (for tests and diagnostics).
@@ -130,4 +140,17 @@ public struct ReversedKeys: Sendable {
             try packed.withUnsafeBufferPointer { packed in try body(bytes, packed) }
         }
     }
+
+    /// Calls `body` with each key's first byte (as written, not read backwards) in this order: `firstBytes[p]` is
+    /// key `p`'s. The pointer is valid only inside `body`.
+    @inlinable
+    public func withUnsafeFirstBytes<Result>(
+        _ body: (_ firstBytes: UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try firstBytes.withUnsafeBufferPointer(body)
+    }
+
+    /// The first byte (as written) of key `p` in this order. O(1).
+    @inlinable
+    public func firstByte(_ p: Int) -> UInt8 { firstBytes[p] }
 }

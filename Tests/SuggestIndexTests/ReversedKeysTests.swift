@@ -27,11 +27,13 @@ struct ReversedKeysTests {
         for (p, entry) in expected.enumerated() {
             #expect(Array(reversed.key(at: p)) == entry.key)
             #expect(reversed.forwardPosition(p) == entry.position)
+            // Its first byte as written: the last one read backwards.
+            #expect(reversed.firstByte(p) == entry.key.last)
         }
         // A key of three-byte scalars backwards: byte by byte, each scalar's continuation bytes first.
         #expect(expected.contains { $0.key == Array(Array("日本語".utf8).reversed()) })
-        // The keys are the prefix index's: 4 bytes a key kept.
-        #expect(reversed.byteCount == 4 * reversed.count)
+        // The keys are the prefix index's: a key kept takes its place (4 bytes) and its first byte.
+        #expect(reversed.byteCount == 5 * reversed.count)
     }
 
     @Test func anEmptyIndexHasNoReversedKeys() {

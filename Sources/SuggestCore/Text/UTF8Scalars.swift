@@ -16,6 +16,15 @@ public enum UTF8Scalars: Sendable {
         lead < 0x80 ? UInt32(lead) : UInt32(lead) & (lead >= 0xF0 ? 0x07 : (lead >= 0xE0 ? 0x0F : 0x1F))
     }
 
+    /// The first byte of `scalar`'s UTF-8 form.
+    @inlinable @inline(__always)
+    public static func leadByte(of scalar: UInt32) -> UInt8 {
+        if scalar < 0x80 { return UInt8(scalar) }
+        if scalar < 0x800 { return 0xC0 | UInt8(truncatingIfNeeded: scalar >> 6) }
+        if scalar < 0x1_0000 { return 0xE0 | UInt8(truncatingIfNeeded: scalar >> 12) }
+        return 0xF0 | UInt8(truncatingIfNeeded: scalar >> 18)
+    }
+
     /// `value` continued by the continuation byte `byte`.
     @inlinable @inline(__always)
     public static func appending(_ byte: UInt8, to value: UInt32) -> UInt32 { (value << 6) | (UInt32(byte) & 0x3F) }
