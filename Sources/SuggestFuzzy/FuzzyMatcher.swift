@@ -370,15 +370,33 @@ struct FuzzyMatcher {
         // these walks are the costliest part of a keystroke: 3 ms for a whole package name on 886k names).
         let typedIsAPrefix = !prefix.isEmpty
         if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills && !typedIsAPrefix {
-            var walk = wholeWordWalk(
-                scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
-                previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
-            state?.wrongFirstScalars = scalars
-            state?.wrongFirstHits = walk.cut ? nil : FuzzyScratch.copy(walk.hits)
-            appendWholeWords(
-                walk.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
-                boost: options.wholeWordBoost, filter)
-            scratch.walk = walk.takeBuffers()
+            // With reversed keys (and an exact prefix of one), one walk backwards that matches all but the first
+            // letter exactly: a path, not a walk below every other first letter (the same words; see `wholeWords`).
+            let backwards = options.reversedKeys != false && options.exactPrefixLength == 1 ? index.reversed : nil
+            if let backwards, scalars.count + 1 <= backwards.maxLength {
+                var endings = Array.take(&scratch.wholeEndings)
+                reversedWholeWords(
+                    backwards, scalars, budget: 1, suffixTypos: 0, through: scalars.count - 1,
+                    firstLetterRight: false, swapIsRight: true, into: &endings)
+                Self.keepFewestTypos(&endings)
+                state?.wrongFirstScalars = scalars
+                state?.wrongFirstHits = nil
+                appendWholeWords(
+                    endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
+                    boost: options.wholeWordBoost, filter)
+                endings.removeAll(keepingCapacity: true)
+                swap(&scratch.wholeEndings, &endings)
+            } else {
+                var walk = wholeWordWalk(
+                    scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,
+                    previous: previous.map { ($0.wrongFirstScalars, $0.wrongFirstHits) })
+                state?.wrongFirstScalars = scalars
+                state?.wrongFirstHits = walk.cut ? nil : FuzzyScratch.copy(walk.hits)
+                appendWholeWords(
+                    walk.endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+                    limit: limit, boost: options.wholeWordBoost, filter)
+                scratch.walk = walk.takeBuffers()
+            }
         }
         let walked = profile?.work[FuzzyProfile.Step.walk.rawValue] ?? 0
         profile?.end(.wrongFirst, work: visited - walked)

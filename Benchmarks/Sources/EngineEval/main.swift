@@ -2,12 +2,15 @@
 // without Swift concurrency, so that `valgrind --tool=callgrind` can count the instructions the keystrokes take
 // (the `suggest` command's asynchronous main does not run under valgrind).
 //
-//   EngineEval CONFIG.suggest.json SESSIONS.jsonl [SESSIONS.jsonl ...] [--repeat N]
+//   EngineEval CONFIG.suggest.json SESSIONS.jsonl [SESSIONS.jsonl ...] [--repeat N] [--settle SECONDS]
 //
 // Lines: `{"text": ...}` (a keystroke), `{"submit": ...}`, `{"reset": true}`, as Benchmarks/Scripts/typing_sessions.py
 // writes them. Prints the keystrokes typed, their total and median time, and a checksum of the suggestions' titles
 // (the same for two builds that answer the same). Under callgrind, count only the keystrokes with
-// `--toggle-collect='*EngineEval*keystroke*'`.
+// `--toggle-collect='*EngineEval*keystroke*'`. `--settle SECONDS` waits that long after making the engine, before the
+// first keystroke: a fuzzy provider over 100,000 keys or more makes its reversed keys on a background thread, and
+// under valgrind (which runs one thread at a time, about 50 times slower) the keystrokes typed before they are there
+// are answered by forward walks alone (the same answers, more instructions): 10 s is enough for 200k keys.
 import Foundation
 import Suggest
 
@@ -25,12 +28,18 @@ struct EngineEval {
             repeats = Int(arguments[i + 1]) ?? 1
             arguments.removeSubrange(i...(i + 1))
         }
+        var settle = 0.0
+        if let i = arguments.firstIndex(of: "--settle"), i + 1 < arguments.count {
+            settle = Double(arguments[i + 1]) ?? 0
+            arguments.removeSubrange(i...(i + 1))
+        }
         guard arguments.count >= 2 else {
-            print("usage: EngineEval CONFIG SESSIONS.jsonl [SESSIONS.jsonl ...] [--repeat N]")
+            print("usage: EngineEval CONFIG SESSIONS.jsonl [SESSIONS.jsonl ...] [--repeat N] [--settle SECONDS]")
             return
         }
         let configuration = try EngineConfiguration(contentsOf: arguments[0], registry: .builtIn)
         let engine = configuration.makeEngine()
+        if settle > 0 { Thread.sleep(forTimeInterval: settle) }
         var steps: [(kind: Int, text: String)] = []
         for file in arguments.dropFirst() {
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
