@@ -32,90 +32,115 @@ struct TypoCost {
 
     /// The working rows, reused between candidates and keystrokes.
     var rows: [Int32] = []
+    /// The key's scalars between two ``sentinel``s (the key's scalar `j` at `j + 1`), reused.
     var key: [UInt32] = []
+    /// Per key scalar (at the same places as in ``key``): ``vowelFlag``, ``doubledFlag``; reused.
+    var flags: [UInt8] = []
+
+    /// Stands before and after the key's scalars: equal to no scalar of a query or a key.
+    static let sentinel: UInt32 = 0xFFFF_FFFF
+    /// The key's scalar is a vowel.
+    static let vowelFlag: UInt8 = 1
+    /// The key's scalar equals a neighbour in the key: left out, it is a doubled letter undoubled.
+    static let doubledFlag: UInt8 = 2
 
     /// The weighted cost of turning `query` into `keyBytes` (folded UTF-8), or into its best prefix when `prefix`.
     mutating func cost(_ query: [UInt32], keyBytes: ArraySlice<UInt8>, prefix: Bool) -> Int32 {
         key.removeAll(keepingCapacity: true)
+        key.append(Self.sentinel)
         var i = keyBytes.startIndex
         while i < keyBytes.endIndex {
             let (scalar, length) = UTF8Scalars.decode(keyBytes, at: i)
             key.append(scalar)
             i += length
-            if prefix && key.count >= query.count + Self.prefixSlack { break }
+            if prefix && key.count > query.count + Self.prefixSlack { break }
         }
-        return Self.cost(query, key, prefix: prefix, rows: &rows)
+        key.append(Self.sentinel)
+        return Self.cost(query, paddedKey: key, prefix: prefix, rows: &rows, flags: &flags)
     }
 
-    /// The weighted cost between `q` and `t` (or `t`'s best prefix), in `rows` as working memory.
-    static func cost(_ q: [UInt32], _ t: [UInt32], prefix: Bool, rows: inout [Int32]) -> Int32 {
+    /// The weighted cost between `q` and the key `t[1..<t.count - 1]` (or its best prefix), `t` holding a
+    /// ``sentinel`` at each end; `rows` and `flags` are working memory. A weighted optimal string alignment: each
+    /// cell the cheapest of a match or substitution, an added letter, a left-out letter and a swap, the edits of the
+    /// first character costing ``firstCharacter`` more.
+    static func cost(
+        _ q: [UInt32], paddedKey t: [UInt32], prefix: Bool, rows: inout [Int32], flags: inout [UInt8]
+    ) -> Int32 {
         let m = q.count
-        let n = t.count
+        let n = t.count - 2
         let width = n + 1
         rows.removeAll(keepingCapacity: true)
         rows.append(contentsOf: repeatElement(0, count: (m + 1) * width))
+        // Per key scalar: a vowel; equal to a neighbour (what `leftOut` asks of the key alone).
+        flags.removeAll(keepingCapacity: true)
+        flags.append(0)
+        for j in 1..<(n + 1) {
+            let c = t[j]
+            var f: UInt8 = isVowel(c) ? vowelFlag : 0
+            if t[j - 1] == c || t[j + 1] == c { f |= doubledFlag }
+            flags.append(f)
+        }
         return rows.withUnsafeMutableBufferPointer { d in
             q.withUnsafeBufferPointer { q in
                 t.withUnsafeBufferPointer { t in
-                    for j in 1..<(n + 1) {
-                        d[j] = d[j - 1] + leftOut(t, j - 1, q, 0) + (j == 1 ? firstCharacter : 0)
-                    }
-                    for i in 1..<(m + 1) {
-                        let row = i * width
-                        d[row] = d[row - width] + added(q, i - 1, t, 0) + (i == 1 ? firstCharacter : 0)
+                    flags.withUnsafeBufferPointer { f in
+                        // Row 0: the key's first j scalars left out.
                         for j in 1..<(n + 1) {
-                            let a = q[i - 1]
-                            let b = t[j - 1]
-                            var best: Int32
-                            if a == b {
-                                best = d[row - width + j - 1]
-                            } else {
-                                best = d[row - width + j - 1] + substituted(a, b) + (i == 1 && j == 1 ? firstCharacter : 0)
-                            }
-                            let add = d[row - width + j] + added(q, i - 1, t, j) + (i == 1 ? firstCharacter : 0)
-                            if add < best { best = add }
-                            let omit = d[row + j - 1] + leftOut(t, j - 1, q, i) + (j == 1 ? firstCharacter : 0)
-                            if omit < best { best = omit }
-                            if i > 1 && j > 1 && a == t[j - 2] && q[i - 2] == b && a != b {
-                                let swapped = d[row - 2 * width + j - 2] + swap + (i == 2 ? firstCharacter : 0)
-                                if swapped < best { best = swapped }
-                            }
-                            d[row + j] = best
+                            let cost = f[j] & doubledFlag != 0 ? doubled : typo
+                            d[j] = d[j - 1] + cost + (j == 1 ? firstCharacter : 0)
                         }
+                        for i in 1..<(m + 1) {
+                            let row = i * width
+                            let up = row - width
+                            let a = q[i - 1]
+                            // What `added` and `substituted` ask of the query alone.
+                            let previous = i > 1 ? q[i - 2] : sentinel
+                            let doubledInQuery = previous == a
+                            let vowel = isVowel(a)
+                            let rowFirst = i == 1 ? firstCharacter : 0
+                            let swapFirst = i == 2 ? firstCharacter : 0
+                            let addedBefore = doubledInQuery || t[1] == a ? doubled : typo
+                            d[row] = d[up] + addedBefore + rowFirst
+                            // The cells to the left and up-left are carried along. A cost is at most 20 per
+                            // scalar of the two texts, so a sum cannot overflow: it is not checked.
+                            var left = d[row]
+                            var upLeft = d[up]
+                            var j = 1
+                            while j <= n {
+                                let above = d[up + j]
+                                let b = t[j]
+                                let flag = f[j]
+                                var best = upLeft
+                                if a != b {
+                                    best = best &+ (vowel && flag & vowelFlag != 0 ? Self.vowel : typo)
+                                        &+ (j == 1 ? rowFirst : 0)
+                                }
+                                let addCost = doubledInQuery || t[j + 1] == a || b == a ? doubled : typo
+                                let add = above &+ addCost &+ rowFirst
+                                if add < best { best = add }
+                                let omitCost = flag & doubledFlag != 0 || a == b ? doubled : typo
+                                let omit = left &+ omitCost &+ (j == 1 ? firstCharacter : 0)
+                                if omit < best { best = omit }
+                                // t[j - 1] is the sentinel for j == 1, and `previous` for i == 1: no swap there.
+                                if a == t[j - 1] && previous == b && a != b {
+                                    let swapped = d[up - width + j - 2] &+ swap &+ swapFirst
+                                    if swapped < best { best = swapped }
+                                }
+                                d[row + j] = best
+                                left = best
+                                upLeft = above
+                                j += 1
+                            }
+                        }
+                        let last = m * width
+                        guard prefix else { return d[last + n] }
+                        var best = d[last]
+                        for j in 0...n where d[last + j] < best { best = d[last + j] }
+                        return best
                     }
-                    let last = m * width
-                    guard prefix else { return d[last + n] }
-                    var best = d[last]
-                    for j in 0...n where d[last + j] < best { best = d[last + j] }
-                    return best
                 }
             }
         }
-    }
-
-    /// The cost of the typed `q[i]` that the key does not have (before the key's `t[j]`).
-    @inline(__always)
-    private static func added(_ q: UnsafeBufferPointer<UInt32>, _ i: Int, _ t: UnsafeBufferPointer<UInt32>, _ j: Int)
-        -> Int32
-    {
-        let c = q[i]
-        if (i > 0 && q[i - 1] == c) || (j < t.count && t[j] == c) || (j > 0 && t[j - 1] == c) { return doubled }
-        return typo
-    }
-
-    /// The cost of the key's `t[j]` left out of the typed text (before the typed `q[i]`).
-    @inline(__always)
-    private static func leftOut(_ t: UnsafeBufferPointer<UInt32>, _ j: Int, _ q: UnsafeBufferPointer<UInt32>, _ i: Int)
-        -> Int32
-    {
-        let c = t[j]
-        if (j > 0 && t[j - 1] == c) || (j + 1 < t.count && t[j + 1] == c) || (i > 0 && q[i - 1] == c) { return doubled }
-        return typo
-    }
-
-    @inline(__always)
-    private static func substituted(_ a: UInt32, _ b: UInt32) -> Int32 {
-        isVowel(a) && isVowel(b) ? vowel : typo
     }
 
     @inline(__always)
