@@ -57,6 +57,12 @@ struct ExactMatchRuleTests {
         output = ProviderOutput()
         try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "bz")), limit: 1), into: &output)
         #expect(output.candidates.map(\.title) == ["Bz"])
+        // An added exact entry beside `limit` added completions (all three live, none in the built index).
+        try provider.insert("bzb", weight: 40)
+        try provider.insert("bza", weight: 50)
+        output = ProviderOutput()
+        try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "bz")), limit: 2), into: &output)
+        #expect(output.candidates.map(\.title) == ["Bz", "bza", "bzb"])
         output = ProviderOutput()
         try provider.suggest(SuggestionRequest(query: PreparedQuery(SearchQuery(text: "b")), limit: 3), into: &output)
         #expect(output.candidates.map(\.title) == ["b", "bcx", "bdx", "bex"])
