@@ -5,7 +5,9 @@
 /// backward tries).
 ///
 /// The keys are not copied: each key kept is its place in the prefix index's own key bytes (whose arrays it
-/// shares) — where it ends and its length, packed in 4 bytes — so that a walk reads a key's byte with two loads.
+/// shares) — where it ends and its length, packed in 4 bytes — so that a walk reads a key's byte with two loads; and
+/// its first byte (as written), so that a walk that keeps only words of some first letters can leave a subtree without
+/// reading its keys.
 /// Read backwards, a scalar of several bytes comes continuation bytes first and its lead byte last (a walk decodes
 /// it so). Only keys of 1 to ``maxLength`` Unicode scalars are kept (an empty key is no word: with the first letter
 /// kept exact, no whole-word search finds it), none when the keys' bytes reach ``maximumKeyBytes``.
