@@ -85,7 +85,8 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// (``FuzzyIndex``'s reversed keys), and search whole words several typos away in both directions (a wrong first
     /// letter plus one more typo; two or three typos): a fraction of the trie nodes on a misspelt word's costliest
     /// keystrokes (see the "Fuzzy matching" article). The answers are the same either way. Memory: 5 bytes per key
-    /// (an order of the prefix index's own keys, and each one's first byte); made once per dictionary, on a background thread from 100,000 keys
+    /// (an order of the prefix index's own keys, and each one's first byte); made once per dictionary, on a
+    /// background thread from 100,000 keys
     /// (until then, forward walks). `nil` (the default): kept when the dictionary's indexes stay within 48 bytes per
     /// entry with them (``FuzzyIndex/reversedKeysFitTheBudget``): a word list, not names with many inner words.
     /// `true` keeps them whatever the memory, `false` never.
