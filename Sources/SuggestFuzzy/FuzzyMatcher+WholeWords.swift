@@ -29,7 +29,7 @@ extension FuzzyMatcher {
         let forgive = options.forgiveWrongPrefix && options.exactPrefixLength > 0
         var profileMark = visited
         // Split between the two directions when the reversed keys hold every key the search can find.
-        let reversed = options.reversedKeys != false && options.exactPrefixLength == 1 ? index.reversed : nil
+        let reversed = backwardKeys
         // A walk narrows from the previous keystroke's only when both split at the same column; a word that does
         // not go past the column (three letters, with lengths set that low) is not split.
         let column = Self.splitColumn(forLength: scalars.count)
@@ -72,18 +72,11 @@ extension FuzzyMatcher {
         guard forgive, candidates.count - before < limit else { return }
         if let reversed, scalars.count + Self.wrongPrefixWholeWordTypos <= reversed.maxLength {
             // A wrong first letter and one more typo: backwards, that one typo anywhere but at the word's start.
-            var endings = Array.take(&scratch.wholeEndings)
-            reversedWholeWords(
-                reversed, scalars, budget: Self.wrongPrefixWholeWordTypos,
-                suffixTypos: Self.wrongPrefixWholeWordTypos - 1, through: scalars.count - 1, firstLetterRight: false,
-                swapIsRight: true, into: &endings)
-            Self.keepFewestTypos(&endings)
             state?.wrongPrefixBudget = -1
             state?.wrongPrefixHits = nil
-            appendWholeWords(endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
-                             limit: limit - (candidates.count - before), minTypos: 2, filter)
-            endings.removeAll(keepingCapacity: true)
-            swap(&scratch.wholeEndings, &endings)
+            appendWrongFirstLetterWords(
+                reversed, scalars, budget: Self.wrongPrefixWholeWordTypos, queryWords: queryWords, pieces: pieces,
+                exactRange: exactRange, limit: limit - (candidates.count - before), minTypos: 2, filter)
             profile?.end(.wholeWordsWrongFirst, work: visited - profileMark)
             return
         }
@@ -170,6 +163,31 @@ extension FuzzyMatcher {
         backwards.removeAll(keepingCapacity: true)
         swap(&scratch.backwards, &backwards)
         scratch.walk = search.takeBuffers()
+    }
+
+    /// The reversed keys a whole-word search may split over: with an exact prefix of one and unless
+    /// `FuzzyOptions.reversedKeys` is false; nil while they are not made.
+    var backwardKeys: ReversedKeys? {
+        options.reversedKeys != false && options.exactPrefixLength == 1 ? index.reversed : nil
+    }
+
+    /// Appends the whole words within `budget` typos of `scalars` whose first letter is wrong (the first two swapped
+    /// count as right), found by one backward walk over `reversed` that spends at most `budget - 1` typos before it
+    /// reaches the word's first letter; the other parameters as for `appendWholeWords`.
+    mutating func appendWrongFirstLetterWords(
+        _ reversed: ReversedKeys, _ scalars: [UInt32], budget: Int, queryWords: Int, pieces: [TypoHit],
+        exactRange: Range<Int>, limit: Int, minTypos: Int32 = 1, boost: Double = 1, _ filter: PositionFilter
+    ) {
+        var endings = Array.take(&scratch.wholeEndings)
+        reversedWholeWords(
+            reversed, scalars, budget: budget, suffixTypos: budget - 1, through: scalars.count - 1,
+            firstLetterRight: false, swapIsRight: true, into: &endings)
+        Self.keepFewestTypos(&endings)
+        appendWholeWords(
+            endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
+            minTypos: minTypos, boost: boost, filter)
+        endings.removeAll(keepingCapacity: true)
+        swap(&scratch.wholeEndings, &endings)
     }
 
     /// Sorts `endings` by position and keeps, where they overlap, the fewest typos: each position once.

@@ -372,20 +372,12 @@ struct FuzzyMatcher {
         if forgive && typos >= 1 && longEnough && queryWords == 1 && !prefixFills && !typedIsAPrefix {
             // With reversed keys (and an exact prefix of one), one walk backwards that matches all but the first
             // letter exactly: a path, not a walk below every other first letter (the same words; see `wholeWords`).
-            let backwards = options.reversedKeys != false && options.exactPrefixLength == 1 ? index.reversed : nil
-            if let backwards, scalars.count + 1 <= backwards.maxLength {
-                var endings = Array.take(&scratch.wholeEndings)
-                reversedWholeWords(
-                    backwards, scalars, budget: 1, suffixTypos: 0, through: scalars.count - 1,
-                    firstLetterRight: false, swapIsRight: true, into: &endings)
-                Self.keepFewestTypos(&endings)
+            if let backwards = backwardKeys, scalars.count + 1 <= backwards.maxLength {
                 state?.wrongFirstScalars = scalars
                 state?.wrongFirstHits = nil
-                appendWholeWords(
-                    endings, scalars, queryWords: queryWords, pieces: pieces, exactRange: exactRange, limit: limit,
-                    boost: options.wholeWordBoost, filter)
-                endings.removeAll(keepingCapacity: true)
-                swap(&scratch.wholeEndings, &endings)
+                appendWrongFirstLetterWords(
+                    backwards, scalars, budget: 1, queryWords: queryWords, pieces: pieces, exactRange: exactRange,
+                    limit: limit, boost: options.wholeWordBoost, filter)
             } else {
                 var walk = wholeWordWalk(
                     scalars, budget: 1, wrongPrefixTypos: 1, onlyWrongPrefix: true, firstSwap: true,

@@ -86,9 +86,9 @@ public struct FuzzyOptions: Hashable, Sendable {
     /// letter plus one more typo; two or three typos): a fraction of the trie nodes on a misspelt word's costliest
     /// keystrokes (see the "Fuzzy matching" article). The answers are the same either way. Memory: 5 bytes per key
     /// (an order of the prefix index's own keys, and each one's first byte); made once per dictionary, on a
-    /// background thread from 100,000 keys
-    /// (until then, forward walks). `nil` (the default): kept when the dictionary's indexes stay within 48 bytes per
-    /// entry with them (``FuzzyIndex/reversedKeysFitTheBudget``): a word list, not names with many inner words.
+    /// background thread from 100,000 keys (until then, forward walks). `nil` (the default): kept when the
+    /// dictionary's indexes stay within 48 bytes per entry with them (``FuzzyIndex/reversedKeysFitTheBudget``): a
+    /// word list, not names with many inner words.
     /// `true` keeps them whatever the memory, `false` never.
     public var reversedKeys: Bool? = nil
     /// Queries longer than this (in characters) are matched without typos (exact and prefix only).
