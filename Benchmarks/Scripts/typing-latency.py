@@ -19,8 +19,9 @@ run with the median p99 is reported (the machine's noise shows in the spread, pr
 
 `--keystroke-min` (with `--runs K`): each keystroke's fastest of the K runs instead (its answer and profile from
 that run): on a machine whose speed drifts from one run to the next, what the code costs without the interruptions.
-`--against OTHER`: a second binary typing every file too, its runs alternating with `--bin`'s, reported on the next
-line (`(against)` after the name): a before/after comparison in which both builds see the same drift. Both builds
+`--against OTHER`: a second binary typing every file too, its runs alternating with `--bin`'s (each build first in
+every other round), reported on the next line (`(against)` after the name): a before/after comparison in which both
+builds see the same drift. Both builds
 get the same configuration, so both must accept `--diagnostics` and `"profile"` unless `--plain` is given; with
 `--against-fuzzy-extra JSON` (merged into the fuzzy entry after `--fuzzy-extra`) the second line is a configuration
 rather than a build (`--against` then defaults to `--bin`).
@@ -199,10 +200,11 @@ def main() -> None:
         for path in files:
             name = os.path.basename(path).removesuffix(".jsonl")
             dataset = name.split("-", 1)[0]
-            # The builds' runs alternate, so that a drift of the machine's speed falls on both.
+            # The builds' runs alternate, each going first in every other round (A B, B A, A B, ...), so that a
+            # drift of the machine's speed, or an advantage of the first or second place in a round, falls on both.
             runs: dict[str, list[list[dict]]] = {label: [] for label, _, _ in lines_typed}
-            for _ in range(args.runs):
-                for label, binary, _ in lines_typed:
+            for number in range(args.runs):
+                for label, binary, _ in (lines_typed if number % 2 == 0 else lines_typed[::-1]):
                     runs[label].append(run(binary, configs[(dataset, label)], path, args.plain))
             if args.save_slow:
                 saved = save_slow(path, runs[""][0], args.slow, args.save_slow)
