@@ -10,8 +10,9 @@ Usage: python3 Benchmarks/Scripts/typing-latency.py --bin PATH/suggest [--sessio
   {"type":"fuzzy","dictionary":D,"profile":true}]}` (D: the file's dictionary; `--provider-extra` is merged into
   the prefix and fuzzy entries, `--fuzzy-extra` into the fuzzy entry only), so that recent searches fill up as the sessions submit.
 
-For each workload: keystrokes, p50 / p90 / p99 / p99.9 / max of the engine's `micros` (nearest rank), the share of
-keystrokes over `--slow` (default 500 µs), and for those slow keystrokes the time by provider and, inside the fuzzy
+For each workload: keystrokes, p50 / p90 / p99 / p99.9 / max of the engine's `micros` (nearest rank), their sum
+(with `--keystroke-min`, of each keystroke's fastest run: steadier than a percentile from one comparison to the next),
+the share of keystrokes over `--slow` (default 500 µs), and for those slow keystrokes the time by provider and, inside the fuzzy
 provider, by step (the provider's `profile` note: the typo walk, the tiers, wrong first letters, abbreviations,
 whole words), with trie nodes walked; the work of every keystroke by step (trie nodes walked or keys scanned, and
 how many steps did over 4,000: a count that does not depend on the machine's noise); then the slowest texts. With `--runs K` each file is typed K times and the
@@ -111,7 +112,7 @@ def report(name: str, keystrokes: list[dict], slow: float, examples: int, spread
     slow_ones = [k for k in keystrokes if k["micros"] > slow]
     line = (f"| {name} | {len(values):,} | {percentile(values, 0.5):.0f} | {percentile(values, 0.9):.0f} | "
             f"{percentile(values, 0.99):.0f} | {percentile(values, 0.999):.0f} | {values[-1]:.0f} | "
-            f"{len(slow_ones) / max(1, len(values)):.2%} |")
+            f"{sum(values) / 1000:,.1f} | {len(slow_ones) / max(1, len(values)):.2%} |")
     if len(spread) > 1:
         line += " " + " / ".join(f"{p:.0f}" for p in spread) + " |"
     out = [line, f"- **{name}**"]
@@ -190,7 +191,7 @@ def main() -> None:
         for label, _, fuzzy in lines_typed
         for dataset, dictionary in (("words", "words-200k.tsv"), ("pypi", "pypi-names.tsv"))
     }
-    header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | over slow |"
+    header = "| workload | keystrokes | p50 µs | p90 µs | p99 µs | p99.9 µs | max µs | total ms | over slow |"
     if args.runs > 1:
         header += " p99 of each run |"
     print(header)
