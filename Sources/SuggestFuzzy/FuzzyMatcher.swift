@@ -83,7 +83,12 @@ struct FuzzyMatcher {
     /// ``candidates``, what the next keystroke narrows from to ``state``. (The steps up to (4) stay in one function:
     /// split into functions passing the walk's closures and ranges on, typing slowed by a quarter at p90.) Works in
     /// ``scratch``: the arrays it needs are taken out of it and put back at the end.
-    mutating func run(query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyKept?) {
+    /// `filledBefore`: the first tier the engine would not show (``SuggestionRequest/filledBefore``); with the typo
+    /// and abbreviation tiers beyond it, steps 1–4 do what they do when the provider's own prefix matches fill the
+    /// list, and with the tiers of every-word matches (from `.wordPrefix`) beyond it, step 5 does not run.
+    mutating func run(
+        query: PreparedQuery, limit: Int, previous lastKeystroke: FuzzyKept?, filledBefore: MatchTier? = nil
+    ) {
         // The canonical key of the query (words joined by single spaces), as the prefix index's keys are.
         var trimmed = Array.take(&scratch.trimmed)
         defer { swap(&scratch.trimmed, &trimmed) }
@@ -137,8 +142,11 @@ struct FuzzyMatcher {
             lo: Int32(continuation.lowerBound), hi: Int32(continuation.upperBound), typos: 0,
             depth: Int32(trimmed.count))
         let threshold = options.typoThreshold == 0 ? limit : min(options.typoThreshold, limit)
-        let prefixFills = options.prefixMatches && scope == nil
+        let ownPrefixFills = options.prefixMatches && scope == nil
             && index.hasDistinctKeys(threshold, in: wholeWord ? continuation : prefix)
+        // The providers before this one fill the list above every typo and abbreviation tier.
+        let othersFill = filledBefore.map { $0 <= .subsequence } ?? false
+        let prefixFills = ownPrefixFills || othersFill
         if prefixFills || scalars.count > options.maxTypoQueryLength {
             typos = 0
             let range = prefix
@@ -412,7 +420,9 @@ struct FuzzyMatcher {
 
         // 5. Every-word matches of a query of several words, which rank below the prefix matches: none when those
         // fill the list.
-        if !prefixFills { everyWordMatches(query, limit: limit, filter) }
+        if !ownPrefixFills && !(filledBefore.map { $0 <= .wordPrefix } ?? false) {
+            everyWordMatches(query, limit: limit, filter)
+        }
         profile?.end(.everyWord)
     }
 

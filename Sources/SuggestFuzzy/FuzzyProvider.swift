@@ -205,7 +205,9 @@ public struct FuzzyProvider: ConfigurableProvider {
         let query = request.query
         guard !query.isEmpty, request.limit > 0, index.count > 0 else { return }
         var matcher = FuzzyMatcher(index: index, options: options, scratch: scratch.take())
-        matcher.run(query: query, limit: request.limit, previous: request.previousState as? FuzzyKept)
+        matcher.run(
+            query: query, limit: request.limit, previous: request.previousState as? FuzzyKept,
+            filledBefore: request.filledBefore)
         if output.candidates.isEmpty {
             // The output's array (the engine's, reused between keystrokes) takes the candidates, and the matcher's
             // goes back to the scratch.

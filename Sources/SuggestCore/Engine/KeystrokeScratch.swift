@@ -17,6 +17,8 @@ struct KeystrokeScratch: Sendable {
     /// Each slot's report (step 3).
     var reports: [SuggestionResult.Diagnostics.ProviderReport?] = []
     var table = MergeTable()
+    /// Different completions per tier before the last provider (see ``SuggestionEngine/filledBefore(slot:_:scratch:)``).
+    var tierCounts: [Int] = []
     var merged: [SuggestionEngine.Merged] = []
     var offers: [SuggestionEngine.Offer] = []
     var order: [Int32] = []

@@ -317,12 +317,15 @@ public final class SuggestionEngine: Sendable {
     /// Step 3 for one synchronous provider.
     func runSynchronous(_ index: Int, _ slot: ProviderSlot, _ work: inout Work, _ session: inout TypingSession) {
         if let report = work.reports[index], case .failed = report.outcome { return }
-        let request = SuggestionRequest(
+        var request = SuggestionRequest(
             query: work.prepared,
             limit: options.limit,
             previousState: session.states[index],
             generation: session.generation
         )
+        if index > 0 && index == slots.count - 1 && !work.prepared.isEmpty {
+            request.filledBefore = filledBefore(slot: index, work.outputs, scratch: &session.scratch)
+        }
         // The slot's candidate array from the previous keystroke, emptied: a provider that appends reuses its memory.
         var output = ProviderOutput()
         swap(&output.candidates, &work.outputs[index])
@@ -352,6 +355,45 @@ public final class SuggestionEngine: Sendable {
             )
             log(.warning, "provider failed", source: slot.provider.id, "\(error)")
         }
+    }
+
+    /// The first tier (in rank order) whose candidates from slot `p` cannot be shown, given what the slots before it
+    /// offered (``SuggestionRequest/filledBefore``); nil when every tier may be. Counts the different completions of
+    /// each tier (as the merge keys them, in the scratch's merge table, which the merge empties before it uses it)
+    /// among the earlier slots in sections without a quota, leaving out synonym matches and candidates that name
+    /// their own section: an entry such a slot offered is shown, or ranks before every candidate of a worse tier,
+    /// whatever the sections with a quota hold. A completion offered twice counts at the tier it was first seen with
+    /// (the merged one is that or better). Slot `p`'s own section must have no quota (its candidates would take
+    /// those places first), and no slot may come after it (a later slot's offer of a completion `p` skipped would
+    /// put it in that slot's section).
+    func filledBefore(slot p: Int, _ outputs: [[SuggestionCandidate]], scratch: inout KeystrokeScratch) -> MatchTier? {
+        func hasQuota(_ section: Int) -> Bool { section < layout.quotas.count && layout.quotas[section] != nil }
+        guard !hasQuota(layout.slotSections[p]) else { return nil }
+        var total = 0
+        for q in 0..<p where !hasQuota(layout.slotSections[q]) { total += outputs[q].count }
+        guard total >= options.limit else { return nil }
+        scratch.table.removeAll(expected: total)
+        // Different completions per tier, indexed by rank order (``MatchTier/order``).
+        scratch.tierCounts.removeAll(keepingCapacity: true)
+        scratch.tierCounts.append(contentsOf: repeatElement(0, count: MatchTier.inRankOrder.count))
+        for q in 0..<p where !hasQuota(layout.slotSections[q]) {
+            let exactBoost = slots[q].exactMatch.boostFactor
+            // By index, reading fields in place (a copy of a candidate would retain its strings).
+            for c in outputs[q].indices {
+                guard outputs[q][c].synonym == nil, outputs[q][c].section == nil, outputs[q][c].tier != .unfiltered
+                else { continue }
+                guard scratch.table.insert(outputs[q][c].completion).inserted else { continue }
+                // An exact match that must earn its place is merged as a prefix match.
+                let tier = outputs[q][c].tier == .exact && exactBoost != nil ? MatchTier.prefix : outputs[q][c].tier
+                scratch.tierCounts[tier.order] += 1
+            }
+        }
+        var before = 0
+        for order in scratch.tierCounts.indices {
+            if before >= options.limit { return MatchTier.inRankOrder[order] }
+            before += scratch.tierCounts[order]
+        }
+        return nil
     }
 
     /// Asks `slot`'s provider for each synonym rewrite of the query (afresh: no state from earlier keystrokes, and

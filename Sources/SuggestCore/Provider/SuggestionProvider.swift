@@ -99,6 +99,13 @@ public struct SuggestionRequest: Sendable {
     public let previousState: (any Sendable)?
     /// The keystroke's generation.
     public let generation: UInt64
+    /// When set, a candidate of this tier or of a tier ranked after it cannot be shown on this keystroke: the
+    /// providers before this one already offer `limit` different completions of better tiers, in sections without a
+    /// quota, and the engine ranks tiers first. A provider may skip the work of such tiers (the fuzzy provider's typo
+    /// walk and abbreviation scan); what it offers of them would not change the list. The engine sets it for the last
+    /// provider of its configuration, when that provider's section has no quota; nil otherwise (every tier may be
+    /// shown).
+    public var filledBefore: MatchTier? = nil
 
     public init(query: PreparedQuery, limit: Int, previousState: (any Sendable)? = nil, generation: UInt64 = 0) {
         self.query = query

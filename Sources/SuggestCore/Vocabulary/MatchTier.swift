@@ -27,6 +27,9 @@ public enum MatchTier: Int, Comparable, Sendable, Codable, CaseIterable, CustomS
 
     public static func < (lhs: MatchTier, rhs: MatchTier) -> Bool { lhs.order < rhs.order }
 
+    /// Every tier, in rank order (``order`` is the index).
+    static let inRankOrder: [MatchTier] = MatchTier.allCases.sorted { $0.order < $1.order }
+
     /// The position in the ranking: the declaration order.
     var order: Int {
         switch self {
