@@ -32,6 +32,17 @@ struct FuzzyBesidePrefixTests {
         return WeightedDictionary(entries: entries)
     }()
 
+    /// An entry drawn at random, half of the time with a letter (not the first) replaced by "x".
+    static func target(_ random: inout SplitMix) -> String {
+        var target = dictionary.text(at: Int(random.next() % UInt64(dictionary.count)))
+        if random.next() % 2 == 0, target.count > 3 {
+            var chars = Array(target)
+            chars[1 + Int(random.next() % UInt64(chars.count - 1))] = "x"
+            target = String(chars)
+        }
+        return target
+    }
+
     /// Each keystroke of typing `targets` letter by letter, some with a typo, through both engines (one session each).
     @Test func theAnswersAreTheSameAsWhenTheFuzzyProviderOffersThemToo() throws {
         let index = PrefixIndex(dictionary: Self.dictionary)
@@ -50,13 +61,7 @@ struct FuzzyBesidePrefixTests {
         var keystrokes = 0
         var leftOut = 0
         for _ in 0..<300 {
-            var target = Self.dictionary.text(at: Int(random.next() % UInt64(Self.dictionary.count)))
-            if random.next() % 2 == 0, target.count > 3 {
-                // A letter replaced (not the first).
-                var chars = Array(target)
-                chars[1 + Int(random.next() % UInt64(chars.count - 1))] = "x"
-                target = String(chars)
-            }
+            let target = Self.target(&random)
             var sessionA = TypingSession()
             var sessionB = TypingSession()
             var typed = ""

@@ -31,12 +31,7 @@ struct FuzzyFilledBeforeTests {
         var keystrokes = 0
         var skipped = 0
         for _ in 0..<300 {
-            var target = dictionary.text(at: Int(random.next() % UInt64(dictionary.count)))
-            if random.next() % 2 == 0, target.count > 3 {
-                var chars = Array(target)
-                chars[1 + Int(random.next() % UInt64(chars.count - 1))] = "x"
-                target = String(chars)
-            }
+            let target = FuzzyBesidePrefixTests.target(&random)
             var sessionA = TypingSession()
             var sessionB = TypingSession()
             var typed = ""
